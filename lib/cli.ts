@@ -1,0 +1,63 @@
+// The entry edge shared by every scripts/<tool>.ts: runs a citty command, prints help and version,
+// and is the one place that turns results and errors into process.exitCode. A command's run() may
+// return a number, which becomes the exit code (a failed assertion is a result, not an error).
+// Errors print one line on stderr, never a stack (set PROCTOR_DEBUG=1 to see one).
+import { type CommandDef, renderUsage, runCommand } from "citty";
+import { messageOf, ToolError } from "./errors.ts";
+import { VERSION } from "./version.ts";
+
+/** How a tool maps error classes onto its own exit-code vocabulary. */
+export interface ToolEdge {
+  /** Exit code for a bad command line (citty's own errors): 2 for every Proctor tool. */
+  usageExit?: number;
+  /** Remap a ToolError's code, e.g. grade reports an unusable case (ConfigError, 3) as 2. */
+  remap?: (error: ToolError) => number | undefined;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
+type AnyCommand = CommandDef<any>;
+
+async function resolveSub(cmd: AnyCommand, rawArgs: string[]): Promise<[AnyCommand, AnyCommand | undefined]> {
+  let current = cmd;
+  let parent: AnyCommand | undefined;
+  for (const arg of rawArgs) {
+    if (arg.startsWith("-")) break;
+    const def = current.subCommands;
+    const subs = (typeof def === "function" ? await def() : await def) as Record<string, unknown> | undefined;
+    const next = subs?.[arg] as AnyCommand | (() => Promise<AnyCommand>) | undefined;
+    if (!next) break;
+    parent = current;
+    current = (typeof next === "function" ? await next() : await next) as AnyCommand;
+  }
+  return [current, parent];
+}
+
+/** Runs `cmd` with `rawArgs` and sets process.exitCode; never throws, never calls process.exit. */
+export async function runTool(cmd: AnyCommand, rawArgs: string[], edge: ToolEdge = {}): Promise<number> {
+  let code = 0;
+  try {
+    if (rawArgs.includes("--help") || rawArgs.includes("-h")) {
+      const [sub, parent] = await resolveSub(cmd, rawArgs);
+      process.stdout.write(`${await renderUsage(sub, parent)}\n`);
+    } else if (rawArgs.length === 1 && rawArgs[0] === "--version") {
+      process.stdout.write(`${VERSION}\n`);
+    } else {
+      const { result } = await runCommand(cmd, { rawArgs });
+      code = typeof result === "number" ? result : 0;
+    }
+  } catch (error) {
+    code = exitCodeFor(error, edge);
+    process.stderr.write(`✗ ${messageOf(error)}\n`);
+    if (process.env.PROCTOR_DEBUG && error instanceof Error && error.stack)
+      process.stderr.write(`${error.stack}\n`);
+  }
+  process.exitCode = code;
+  return code;
+}
+
+function exitCodeFor(error: unknown, edge: ToolEdge): number {
+  if (error instanceof ToolError) return edge.remap?.(error) ?? error.exitCode;
+  // citty raises CLIError (code E_*) for unknown commands and missing or malformed arguments.
+  if (error instanceof Error && error.name === "CLIError") return edge.usageExit ?? 2;
+  return 1;
+}

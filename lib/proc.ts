@@ -1,0 +1,118 @@
+// Spawning children. A non-zero exit is a result, not an exception: run() returns the same shape
+// for success and failure, and throws only when the child could not be started. Children get their
+// own process group so a timeout kills the whole tree, and no child outlives us on SIGINT/SIGTERM.
+import { spawn } from "node:child_process";
+
+/** What a finished child did. */
+export interface ProcResult {
+  command: string[];
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+}
+
+/** Options for run(). `env` replaces the environment entirely when given (no inheritance). */
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  input?: string | Uint8Array;
+  timeoutMs?: number;
+  /** Stop collecting output past this many bytes per stream (the child keeps running). */
+  maxOutputBytes?: number;
+}
+
+/** A child that could not be started (missing executable, permission). */
+export class ProcError extends Error {
+  readonly command: string[];
+  constructor(message: string, command: string[], options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ProcError";
+    this.command = command;
+  }
+}
+
+const live = new Set<number>();
+let hooked = false;
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  const killAll = () => {
+    for (const pid of live) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  };
+  process.on("exit", killAll);
+}
+
+/** Runs a command to completion and returns what it did; see ProcResult. */
+export function run(command: string[], opts: RunOptions = {}): Promise<ProcResult> {
+  const [file, ...args] = command;
+  if (!file) return Promise.reject(new ProcError("Cannot run an empty command", command));
+  hookExit();
+  const started = performance.now();
+  const limit = opts.maxOutputBytes ?? 64 * 1024 * 1024;
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(file, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let timedOut = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    child.stdout.on("data", (b: Buffer) => {
+      if (outBytes < limit) out.push(b);
+      outBytes += b.length;
+    });
+    child.stderr.on("data", (b: Buffer) => {
+      if (errBytes < limit) err.push(b);
+      errBytes += b.length;
+    });
+    child.on("error", (error) => {
+      if (timer) clearTimeout(timer);
+      if (child.pid) live.delete(child.pid);
+      reject(new ProcError(`Cannot start "${file}": ${error.message}`, command, { cause: error }));
+    });
+    if (child.pid) live.add(child.pid);
+    if (opts.timeoutMs && opts.timeoutMs > 0) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        try {
+          if (child.pid) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // exited meanwhile
+        }
+      }, opts.timeoutMs);
+    }
+    child.on("close", (code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (child.pid) live.delete(child.pid);
+      resolvePromise({
+        command,
+        exitCode: code,
+        signal: signal ?? null,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        durationMs: performance.now() - started,
+        timedOut,
+      });
+    });
+    child.stdin.on("error", () => {
+      // the child may exit without reading its stdin; that is its business
+    });
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+    else child.stdin.end();
+  });
+}
