@@ -1,0 +1,68 @@
+// The two tools that only look at artifact files: `file-exists` (a regular file is there; a directory
+// counts as missing) and `red-green` (the evidence object is exactly {"red_exit": 1, "green_exit": 0}
+// with int values). Paths are grade.py's: OUT substituted, anything else relative to the cwd.
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  isPyDict,
+  isPyInt,
+  PyJsonError,
+  parsePyJson,
+  pyJsonErrorText,
+  pyOSError,
+  pyStr,
+  pyTruthy,
+} from "./_py.ts";
+import { pyPath } from "./_run.ts";
+import { decodeUtf8, subOut } from "./out.ts";
+import type { GradeContext, GradeHandler } from "./types.ts";
+
+/** The assertion's path with OUT substituted: [as printed, absolute]. */
+export function assertionPath(file: unknown, ctx: GradeContext): [string, string] {
+  const shown = pyPath(subOut(pyStr(file), ctx.outDir));
+  return [shown, resolve(ctx.cwd, shown)];
+}
+
+/** True when `path` (symlinks followed, as Path.is_file) is a regular file. */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `file-exists`: got 0 when `file` (else `args[0]`) is a regular file, else 1. */
+export const fileExistsTool: GradeHandler = async (a, ctx) => {
+  let file = a.file;
+  if (!pyTruthy(file)) {
+    const args = pyTruthy(a.args) ? a.args : [null];
+    file = Array.isArray(args) || typeof args === "string" ? args[0] : null;
+  }
+  if (!pyTruthy(file)) return { got: null, reason: "file-exists requires 'file'", output: [] };
+  const [, path] = assertionPath(file, ctx);
+  return { got: isFile(path) ? 0 : 1, output: [] };
+};
+
+/** `red-green`: got 0 iff the evidence has exactly the keys red_exit = 1 and green_exit = 0, both ints. */
+export const redGreenTool: GradeHandler = async (a, ctx) => {
+  if (!pyTruthy(a.file)) return { got: null, reason: "red-green requires 'file'", output: [] };
+  const [shown, path] = assertionPath(a.file, ctx);
+  let evidence: unknown;
+  let text: string | null = "";
+  try {
+    text = decodeUtf8(readFileSync(path));
+    if (text === null)
+      return { got: null, reason: "invalid red-green JSON: file is not valid UTF-8", output: [] };
+    evidence = parsePyJson(text);
+  } catch (error) {
+    const why = error instanceof PyJsonError ? pyJsonErrorText(error, text ?? "") : pyOSError(error, shown);
+    return { got: null, reason: `invalid red-green JSON: ${why}`, output: [] };
+  }
+  if (!isPyDict(evidence))
+    return { got: null, reason: "red-green evidence must be a JSON object", output: [] };
+  const keys = Object.keys(evidence).sort();
+  const exact = keys.length === 2 && keys[0] === "green_exit" && keys[1] === "red_exit";
+  const ok = exact && isPyInt(evidence.red_exit) && isPyInt(evidence.green_exit);
+  return { got: ok && evidence.red_exit === 1 && evidence.green_exit === 0 ? 0 : 1, output: [] };
+};

@@ -1,0 +1,98 @@
+// The OUT token: grade.py's substitution of the artifact directory into assertion arguments, and the
+// stricter resolution of `OUT/...` artifact paths that `shell` and `gh-calls` read (pattern, no `..`,
+// inside OUT, no symlinks, regular file, bounded UTF-8 read). It does not decide pass or fail.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { resolveInside } from "../fsx.ts";
+import { pyOSError } from "./_py.ts";
+
+/** grade.py's `(?<![A-Za-z0-9_])OUT(?=/|$|[^A-Za-z0-9_])`: OUT as a path root, never inside a word. */
+export const OUT_RE = /(?<![A-Za-z0-9_])OUT(?=\/|$|[^A-Za-z0-9_])/g;
+
+/** The only shape an OUT artifact path may take. */
+export const OUT_PATH_RE = /^OUT\/[A-Za-z0-9._/-]+$/;
+
+/** The largest artifact `shell` places in one argv item. */
+export const ARTIFACT_LIMIT = 64 * 1024;
+
+/** Replaces every OUT token in `value` with `outDir` (`OUTPUT.md` and `TIMEOUT` stay as they are). */
+export function subOut(value: string, outDir: string): string {
+  return value.replace(OUT_RE, () => outDir);
+}
+
+/** Why an OUT path was refused, in words for a reason line. */
+export type OutRefusal = "pattern" | "traversal" | "outside" | "symlink";
+
+/**
+ * Resolves an `OUT/...` token to a path inside `outDir`: it must match OUT_PATH_RE, contain no `..`
+ * segment and cross no symlink. Existence is the caller's question.
+ */
+export function outArtifact(
+  token: string,
+  outDir: string,
+): { ok: true; path: string } | { ok: false; why: OutRefusal } {
+  if (!OUT_PATH_RE.test(token)) return { ok: false, why: "pattern" };
+  const rel = token.slice("OUT/".length);
+  const r = resolveInside(outDir, rel, { noLinks: true });
+  if (r.ok) return r;
+  if (r.reason === "symlink") return { ok: false, why: "symlink" };
+  if (r.reason === "traversal") return { ok: false, why: "traversal" };
+  return { ok: false, why: "outside" };
+}
+
+/** Reads a regular file without following a final symlink; null when it is not a regular file. */
+export function readRegularFile(path: string, limit = Number.POSITIVE_INFINITY): Uint8Array | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ELOOP" || code === "ENOTDIR" || code === "EISDIR") return null;
+    throw error;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const want = Math.min(st.size, limit);
+    const buf = Buffer.alloc(want);
+    let off = 0;
+    while (off < want) {
+      const n = readSync(fd, buf, off, want - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Decodes strict UTF-8 (a BOM is kept, as Python's "utf-8" codec keeps it); null when invalid. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a `shell` artifact for one argv item: at most 64 KiB, valid UTF-8, no NUL, every `\n`
+ * removed. Returns the value or the rejection reason grade.py printed.
+ */
+export function readArtifactValue(path: string): { ok: true; value: string } | { ok: false; reason: string } {
+  let data: Uint8Array | null;
+  try {
+    data = readRegularFile(path, ARTIFACT_LIMIT + 1);
+  } catch (error) {
+    return { ok: false, reason: `cannot read OUT artifact: ${pyOSError(error, path)}` };
+  }
+  if (data === null) return { ok: false, reason: `cannot read OUT artifact: not a regular file: ${path}` };
+  if (data.length > ARTIFACT_LIMIT)
+    return { ok: false, reason: "OUT artifact exceeds the 64 KiB argv limit" };
+  const value = decodeUtf8(data);
+  if (value === null) return { ok: false, reason: "OUT artifact is not valid UTF-8" };
+  if (value.includes("\0")) return { ok: false, reason: "OUT artifact contains a NUL byte" };
+  return { ok: true, value: value.replaceAll("\n", "") };
+}

@@ -1,0 +1,101 @@
+// Grades one case: loads it (lib/case.ts), runs each assertion through GRADE_HANDLERS and compares
+// the tool's exit with expect_exit, exactly as grade.py's _grade_one did. Bad assertions (not an
+// object, unknown tool, expect_exit that int() refuses) are failed lines and grading goes on.
+// It prints nothing; lib/grade/render.ts turns the GradeResult into grade.py's text.
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { loadCase } from "../case.ts";
+import { messageOf } from "../errors.ts";
+import { isPyDict, pyInt, pyRepr, pyStr, pyTruthy } from "./_py.ts";
+import { GRADE_HANDLERS, isGradeTool } from "./handlers.ts";
+import type { AssertionResult, GradeResult } from "./result.ts";
+import type { GradeContext, ToolOutcome } from "./types.ts";
+
+/** Where the rule-pack calls run and relative paths are read from. */
+export interface GradeOptions {
+  /** grade.py's repo root: default $REPO_ROOT, else the current directory. */
+  repoRoot?: string;
+  /** The directory relative non-OUT paths are read from (default: the current directory). */
+  cwd?: string;
+}
+
+function realOrResolved(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** Grades one assertion in `ctx`. */
+export async function gradeAssertion(
+  assertion: unknown,
+  index: number,
+  ctx: GradeContext,
+): Promise<AssertionResult> {
+  if (!isPyDict(assertion)) {
+    return {
+      index,
+      label: null,
+      tool: null,
+      ok: false,
+      want: null,
+      got: null,
+      reason: "non-object grade assertion",
+      output: [],
+    };
+  }
+  const tool = assertion.tool;
+  const rawExit = "expect_exit" in assertion ? assertion.expect_exit : 0;
+  const want = pyInt(rawExit);
+  const label = pyTruthy(assertion.label)
+    ? pyStr(assertion.label)
+    : `${pyStr(tool)} expect_exit=${want ?? pyStr(rawExit)}`;
+  const base = { index, label, tool: typeof tool === "string" ? tool : null };
+  const failed = (reason: string, output: string[] = []): AssertionResult => ({
+    ...base,
+    ok: false,
+    want,
+    got: null,
+    reason,
+    output,
+  });
+  if (want === null) return failed(`expect_exit must be an integer, got ${pyRepr(rawExit)}`);
+  if (!isGradeTool(tool)) return failed(`unknown tool ${pyRepr(tool)}`);
+  let outcome: ToolOutcome;
+  try {
+    outcome = await GRADE_HANDLERS[tool](assertion, ctx);
+  } catch (error) {
+    // grade.py would have died with a traceback here (say, an unreadable file); fail this line instead.
+    return failed(`grading tool failed: ${messageOf(error)}`);
+  }
+  if (outcome.reason !== undefined) return failed(outcome.reason, outcome.output);
+  return { ...base, ok: outcome.got === want, want, got: outcome.got, reason: null, output: outcome.output };
+}
+
+/** Grades the case in `caseDir` against the artifacts in `outDir`; throws ConfigError for an unusable case. */
+export async function gradeCase(
+  caseDir: string,
+  outDir: string,
+  opts: GradeOptions = {},
+): Promise<GradeResult> {
+  const loaded = loadCase(caseDir);
+  const ctx: GradeContext = {
+    outDir: realOrResolved(outDir),
+    repoRoot: realOrResolved(opts.repoRoot || process.env.REPO_ROOT || process.cwd()),
+    cwd: resolve(opts.cwd ?? process.cwd()),
+  };
+  const assertions: AssertionResult[] = [];
+  for (const [i, a] of loaded.grade.entries()) assertions.push(await gradeAssertion(a, i, ctx));
+  const passed = assertions.filter((a) => a.ok).length;
+  const failed = assertions.length - passed;
+  return {
+    version: 1,
+    name: loaded.name,
+    caseDir: loaded.dir,
+    outDir: ctx.outDir,
+    passed: failed === 0,
+    counts: { passed, failed },
+    assertions,
+  };
+}

@@ -1,0 +1,31 @@
+// The shapes shared by the grade tools and the runner: what a tool is given and what it reports.
+// A tool never prints; the runner collects outcomes and lib/grade/render.ts writes grade.py's text.
+
+/** Where an assertion is graded. */
+export interface GradeContext {
+  /** The artifact directory OUT stands for (absolute, symlinks resolved). */
+  outDir: string;
+  /** The working directory of the rule-pack calls (grade.py's repo root). */
+  repoRoot: string;
+  /** The directory a relative, non-OUT path is read from (grade.py's own cwd). */
+  cwd: string;
+}
+
+/** What one tool did. A `reason` fails the assertion whatever expect_exit says. */
+export interface ToolOutcome {
+  /** The tool's exit code, compared with expect_exit; null when it could not run. */
+  got: number | null;
+  reason?: string;
+  /** Lines shown under the verdict line as `    │ <line>` (at most 20). */
+  output: string[];
+}
+
+/** One grade tool: an assertion object in, an outcome out. */
+export type GradeHandler = (assertion: Record<string, unknown>, ctx: GradeContext) => Promise<ToolOutcome>;
+
+/** The result of a rule-pack call (lib/idd/cli.ts and lib/runlog.ts share it). */
+export interface RuleRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}

@@ -1,0 +1,191 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "../../lib/errors.ts";
+import { findingLine, formatPath, lintCase } from "../../lib/grade/lint.ts";
+import { tempDir } from "../support/tmp.ts";
+
+const branch = (f: string) => `python3 scripts/idd-lint.py branch "$(tr -d '\\n' < OUT/${f})"`;
+const GOOD = {
+  name: "issue-creator/basic",
+  skill: "issue-creator",
+  prompt: "Create an issue for: login redirects to / on mobile",
+  grade: [
+    { tool: "idd-lint", args: ["issue", "OUT/issue.md"], expect_exit: 0, label: "issue passes idd-lint" },
+    { tool: "shell", args: [branch("branch.txt")], expect_exit: 0, label: "branch is conventional" },
+    { tool: "file-exists", file: "OUT/issue-url.txt", label: "issue url written" },
+    { tool: "file-exists", file: "OUT/missing.txt", expect_exit: 1, label: "grader is not vacuous" },
+    { tool: "gh-calls", expect_by_command: { "issue create": 1 }, label: "one issue create" },
+  ],
+};
+
+/** Writes `<tmp>/issue-creator/basic/case.json` (raw text, or an edit of GOOD) and lints it. */
+function lint(root: string, edit: (c: typeof GOOD & Record<string, unknown>) => unknown) {
+  const dir = join(root, "issue-creator", "basic");
+  mkdirSync(dir, { recursive: true });
+  const data = edit(structuredClone(GOOD));
+  writeFileSync(join(dir, "case.json"), typeof data === "string" ? data : JSON.stringify(data));
+  const report = lintCase(dir);
+  return { ok: report.ok, findings: report.findings.map((f) => `${f.path}: ${f.message}`) };
+}
+
+describe("grade lint (test-357 T1 and the acceptance rules)", () => {
+  const cases: {
+    name: string;
+    edit: (c: typeof GOOD & Record<string, unknown>) => unknown;
+    want: string[];
+  }[] = [
+    { name: "a good case", edit: (c) => c, want: [] },
+    { name: "a good case with version 1", edit: (c) => ({ version: 1, ...c }), want: [] },
+    {
+      name: "human_review and repo_scripts are allowed",
+      edit: (c) => ({
+        ...c,
+        human_review: { criteria: ["x"], scope: "s" },
+        repo_scripts: ["src/shared/scripts/gi-gh.py"],
+      }),
+      want: [],
+    },
+    {
+      name: "name must be <parent>/<dir>",
+      edit: (c) => ({ ...c, name: "issue-creator/other" }),
+      want: ['name: expected "issue-creator/basic" (<parent dir>/<dir>), got "issue-creator/other"'],
+    },
+    {
+      name: "skill must be the parent dir",
+      edit: (c) => ({ ...c, skill: "creator" }),
+      want: ['skill: expected "issue-creator" (the parent dir), got "creator"'],
+    },
+    {
+      name: "prompt must be non-empty",
+      edit: (c) => ({ ...c, prompt: "" }),
+      want: ["prompt: expected a non-empty string"],
+    },
+    { name: "unknown top-level field", edit: (c) => ({ ...c, extra: 1 }), want: ["extra: unknown field"] },
+    { name: "version 2", edit: (c) => ({ ...c, version: 2 }), want: ["version: expected 1, got 2"] },
+    {
+      name: "unknown tool",
+      edit: (c) => ({ ...c, grade: [...c.grade, { tool: "bash", label: "b" }] }),
+      want: [
+        "grade[5].tool: expected one of idd-lint, gi-runlog-echo, file-exists, red-green, shell, gh-calls, got 'bash'",
+      ],
+    },
+    {
+      name: "expect_exit must be an integer",
+      edit: (c) => ({
+        ...c,
+        grade: [...c.grade, { tool: "file-exists", file: "OUT/a", expect_exit: "1", label: "s" }],
+      }),
+      want: ["grade[5].expect_exit: expected an integer, got '1'"],
+    },
+    {
+      name: "expect_exit 1.0 is a float",
+      edit: () => JSON.stringify(GOOD).replace('"expect_exit":1', '"expect_exit":1.0'),
+      want: ["grade[3].expect_exit: expected an integer, got 1.0 (a float)"],
+    },
+    {
+      name: "labels must be unique",
+      edit: (c) => ({
+        ...c,
+        grade: [...c.grade, { tool: "file-exists", file: "OUT/a", label: "issue url written" }],
+      }),
+      want: ['grade[5].label: expected a unique label, "issue url written" is also grade[2].label'],
+    },
+    {
+      name: "labels must be present and non-empty",
+      edit: (c) => ({
+        ...c,
+        grade: [
+          ...c.grade,
+          { tool: "file-exists", file: "OUT/a" },
+          { tool: "file-exists", file: "OUT/b", label: "" },
+        ],
+      }),
+      want: ["grade[5].label: expected a string, got nothing", "grade[6].label: expected a non-empty string"],
+    },
+    {
+      name: "OUT paths must stay inside OUT",
+      edit: (c) => ({
+        ...c,
+        grade: [
+          ...c.grade,
+          { tool: "file-exists", file: "OUT/../x", label: "a" },
+          { tool: "idd-lint", args: ["issue", "OUT/a b", "OUT"], label: "b" },
+          { tool: "shell", args: [branch("../../etc/passwd")], label: "c" },
+        ],
+      }),
+      want: [
+        `grade[5].file: expected OUT paths matching OUT/[A-Za-z0-9._/-]+ without "..", got 'OUT/../x'`,
+        `grade[6].args[2]: expected OUT paths matching OUT/[A-Za-z0-9._/-]+ without "..", got 'OUT'`,
+        `grade[7].args[0]: expected OUT paths matching OUT/[A-Za-z0-9._/-]+ without "..", got 'OUT/../../etc/passwd'`,
+      ],
+    },
+    {
+      name: "shell must be an allowlisted shape",
+      edit: (c) => ({ ...c, grade: [...c.grade, { tool: "shell", args: ["touch OUT/x"], label: "t" }] }),
+      want: [
+        "grade[5].args[0]: expected an allowlisted idd-lint command: command is not in the shell assertion allowlist",
+      ],
+    },
+    {
+      name: "shell must be one string",
+      edit: (c) => ({ ...c, grade: [...c.grade, { tool: "shell", args: ["a", "b"], label: "t" }] }),
+      want: ["grade[5].args: expected exactly one command string"],
+    },
+    {
+      name: "gh-calls needs an expectation",
+      edit: (c) => ({ ...c, grade: [...c.grade, { tool: "gh-calls", label: "g" }] }),
+      want: ["grade[5]: expected at least one of expect_count, expect_by_command, expect_argv"],
+    },
+    {
+      name: "a field the tool does not take",
+      edit: (c) => ({
+        ...c,
+        grade: [...c.grade, { tool: "file-exists", file: "OUT/a", expect_count: 1, label: "x" }],
+      }),
+      want: ["grade[5].expect_count: unknown field"],
+    },
+    {
+      name: "a non-object assertion",
+      edit: (c) => ({ ...c, grade: [...c.grade, "x"] }),
+      want: ["grade[5]: expected an object, got 'x'"],
+    },
+    {
+      name: "a case that can only pass is not an eval",
+      edit: (c) => ({ ...c, grade: c.grade.filter((a) => a.expect_exit !== 1) }),
+      want: [
+        "grade: expected at least one assertion with expect_exit != 0 (a case that can only pass is not an eval)",
+      ],
+    },
+    {
+      name: "grade missing",
+      edit: ({ grade: _, ...rest }) => rest,
+      want: ["grade: expected a list, got nothing"],
+    },
+    { name: "grade empty", edit: (c) => ({ ...c, grade: [] }), want: ["grade: expected a non-empty list"] },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      using tmp = tempDir("grade-lint");
+      expect(lint(tmp.path, c.edit)).toEqual({ ok: c.want.length === 0, findings: c.want });
+    });
+  }
+
+  test("an unreadable case is a ConfigError (exit 2), not findings", () => {
+    using tmp = tempDir("grade-lint");
+    expect(() => lint(tmp.path, () => "[1]")).toThrow(ConfigError);
+    expect(() => lint(tmp.path, () => "{")).toThrow(ConfigError);
+    expect(() => lintCase(join(tmp.path, "none"))).toThrow(
+      new ConfigError(`missing case.json: ${join(tmp.path, "none", "case.json")}`),
+    );
+  });
+});
+
+test("formatPath and findingLine", () => {
+  expect([
+    formatPath(["grade", 2, "expect_exit"]),
+    formatPath(["grade", 0, "expect_by_command", "issue view"]),
+    formatPath([]),
+  ]).toEqual(["grade[2].expect_exit", 'grade[0].expect_by_command["issue view"]', ""]);
+  expect(findingLine({ file: "/c/case.json", path: "name", message: "m" })).toEqual("/c/case.json: name: m");
+});
