@@ -18,10 +18,11 @@ export function runtimeName(): "bun" | "deno" | "node" {
 
 /** True when the module whose import.meta is given is the process entry point. */
 export function isMain(meta: ImportMeta): boolean {
-  // In a `bun build --compile` bundle every module shares the entry's import.meta object at run time
-  // (only the literal `import.meta.main` is rewritten per module), so a bundled module would read the
-  // entry's `main: true`. Bundled modules are never main: the bundle's entry dispatches by itself.
-  if (/^file:\/\/\/(?:\$bunfs|[A-Za-z]:\/~BUN)\//.test(meta.url)) return false;
+  // In a bundle (`bun build --compile`, or the single-file .mjs that node and deno run) every module
+  // shares the bundle's import.meta.url, and the compiled one even the entry's `main: true`, so no
+  // module can tell it is the entry. Only a source file can be: bundled modules are never main, and
+  // the bundle's entry (scripts/proctor.ts) dispatches without asking.
+  if (!meta.url.endsWith(".ts")) return false;
   const main = (meta as ImportMeta & { main?: boolean }).main;
   if (typeof main === "boolean") return main;
   // Node 20 has no import.meta.main: compare the entry script with this module's file.
