@@ -6,7 +6,7 @@
 //   bun run build --all           every release target
 //   bun run build --bundles       also single-file Node and Deno bundles (dist/proctor.node.mjs, proctor.deno.mjs)
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 
@@ -34,6 +34,10 @@ async function compile(target: (typeof TARGETS)[number], outfile: string): Promi
   const result = await Bun.build({
     entrypoints: [ENTRY],
     compile: { target, outfile, autoloadDotenv: false, autoloadBunfig: false },
+    // Precompiled bytecode cuts the binary's start by about a third (59 -> 41 ms here), and every
+    // replayed gh call pays that start. ESM keeps top-level await in the entries.
+    bytecode: true,
+    format: "esm",
     // Keep function names (stack traces stay readable) but drop whitespace and dead code.
     minify: { syntax: true, whitespace: true, identifiers: false },
     define: { BUILD_VERSION: JSON.stringify(pkg.version) },

@@ -36,8 +36,18 @@ function cmdThat(behaviour: () => unknown) {
 
 describe("runTool", () => {
   const cases = [
-    { name: "returns 0 when run returns nothing", behaviour: () => undefined, args: ["x"], expected: { code: 0, err: "" } },
-    { name: "a returned number is the exit code", behaviour: () => 1, args: ["x"], expected: { code: 1, err: "" } },
+    {
+      name: "returns 0 when run returns nothing",
+      behaviour: () => undefined,
+      args: ["x"],
+      expected: { code: 0, err: "" },
+    },
+    {
+      name: "a returned number is the exit code",
+      behaviour: () => 1,
+      args: ["x"],
+      expected: { code: 1, err: "" },
+    },
     {
       name: "ToolError sets its own code with one line",
       behaviour: () => {
@@ -96,11 +106,20 @@ describe("runTool", () => {
   });
 
   test("--version prints the version on stdout", async () => {
-    expect({ code: await runTool(cmdThat(() => 0), ["--version"]), out }).toEqual({ code: 0, out: `${VERSION}\n` });
+    expect({
+      code: await runTool(
+        cmdThat(() => 0),
+        ["--version"],
+      ),
+      out,
+    }).toEqual({ code: 0, out: `${VERSION}\n` });
   });
 
   test("--help prints usage on stdout and exits 0", async () => {
-    const code = await runTool(cmdThat(() => 1), ["--help"]);
+    const code = await runTool(
+      cmdThat(() => 1),
+      ["--help"],
+    );
     expect({ code, hasUsage: out.includes("USAGE") && out.includes("a demo tool"), err }).toEqual({
       code: 0,
       hasUsage: true,

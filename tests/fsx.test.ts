@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { resolveInside, withFileLock, writeFileAtomic } from "../lib/fsx.ts";
 import { tempDir } from "./support/tmp.ts";
@@ -50,7 +58,9 @@ describe("resolveInside", () => {
       mkdirSync(join(dir.path, "a"));
       symlinkSync("/tmp", join(dir.path, "link"));
       const got = resolveInside(dir.path, c.rel, { noLinks: true });
-      const shape = got.ok ? { ok: true } : { ok: false, reason: got.reason };
+      const shape: { ok: boolean; reason?: string } = got.ok
+        ? { ok: true }
+        : { ok: false, reason: got.reason };
       expect(shape).toEqual(c.expected);
       if (got.ok) expect(got.path).toBe(join(dir.path, c.rel));
     });

@@ -8,13 +8,21 @@ describe("runtime seam", () => {
   test.each([
     { name: "runtime says main", meta: { url: "file:///x.ts", main: true }, expected: true },
     { name: "runtime says not main", meta: { url: "file:///x.ts", main: false }, expected: false },
-    { name: "no import.meta.main (Node 20): compares with argv[1]", meta: { url: "file:///nowhere/x.ts" }, expected: false },
+    {
+      name: "no import.meta.main (Node 20): compares with argv[1]",
+      meta: { url: "file:///nowhere/x.ts" },
+      expected: false,
+    },
   ])("isMain: $name", ({ meta, expected }) => {
     expect(isMain(meta as unknown as ImportMeta)).toBe(expected);
   });
   test("fastHash is stable, 16 hex digits, and content-sensitive", () => {
     const a = fastHash("cassette");
-    expect({ same: fastHash("cassette") === a, shape: /^[0-9a-f]{16}$/.test(a), differs: fastHash("cassettf") !== a }).toEqual({
+    expect({
+      same: fastHash("cassette") === a,
+      shape: /^[0-9a-f]{16}$/.test(a),
+      differs: fastHash("cassettf") !== a,
+    }).toEqual({
       same: true,
       shape: true,
       differs: true,

@@ -23,7 +23,8 @@ export function binDir(): Promise<string> {
     const binary = join(REPO_ROOT, "dist", "proctor");
     const fresh =
       existsSync(binary) &&
-      statSync(binary).mtimeMs >= Math.max(newestSource(join(REPO_ROOT, "lib")), newestSource(join(REPO_ROOT, "scripts")));
+      statSync(binary).mtimeMs >=
+        Math.max(newestSource(join(REPO_ROOT, "lib")), newestSource(join(REPO_ROOT, "scripts")));
     if (!fresh) {
       const r = await run([BIN.bun, join(REPO_ROOT, "scripts/build.ts")], { cwd: REPO_ROOT });
       if (r.exitCode !== 0) throw new Error(`bun run build failed: ${r.stderr}`);

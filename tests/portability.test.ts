@@ -1,0 +1,87 @@
+// lib/ and scripts/ must run under Bun, Node 20 and Deno 2. Two proofs: a grep that finds Bun-only
+// (and Deno-only) APIs nowhere but the seam, and the same commands run through single-file bundles
+// under node and deno, with output identical to bun's.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { run } from "../lib/proc.ts";
+import { tempDir } from "./support/tmp.ts";
+import { BIN } from "./support/tools.ts";
+
+const ROOT = join(import.meta.dirname, "..");
+/** The seam itself, and the Bun-only build script that is never shipped. */
+const EXEMPT = new Set(["lib/runtime.ts", "scripts/build.ts"]);
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(ROOT, dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(join(dir, name));
+    return name.endsWith(".ts") ? [relative(ROOT, path)] : [];
+  });
+}
+
+const FORBIDDEN = [
+  { what: "Bun global", re: /\bBun\s*\./ },
+  { what: "import from bun", re: /from\s+["']bun["']/ },
+  { what: "bun: module", re: /["']bun:[a-z]+["']/ },
+  { what: "import.meta.dir (use import.meta.dirname)", re: /import\.meta\.dir\b(?!name)/ },
+  { what: "Deno global", re: /\bDeno\s*\./ },
+];
+
+describe("the runtime seam is the only place for Bun-only calls", () => {
+  const files = [...tsFiles("lib"), ...tsFiles("scripts")].filter((f) => !EXEMPT.has(f));
+  test("there are files to check", () => {
+    expect(files.length).toBeGreaterThan(5);
+  });
+  test("no file outside lib/runtime.ts uses a Bun- or Deno-only API", () => {
+    const offences = files.flatMap((file) => {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      return FORBIDDEN.filter((f) => f.re.test(text)).map((f) => `${file}: ${f.what}`);
+    });
+    expect(offences).toEqual([]);
+  });
+  test("the grep itself catches an offender", () => {
+    const hits = FORBIDDEN.filter((f) => f.re.test('const x = Bun.file("a"); import.meta.dir;')).map(
+      (f) => f.what,
+    );
+    expect(hits).toEqual(["Bun global", "import.meta.dir (use import.meta.dirname)"]);
+  });
+});
+
+describe("the same commands behave the same under bun, node and deno", () => {
+  const dir = tempDir("proctor-portability");
+  const bundle = join(dir.path, "proctor.mjs");
+  beforeAll(async () => {
+    const result = await Bun.build({
+      entrypoints: [join(ROOT, "scripts/proctor.ts")],
+      target: "node",
+      format: "esm",
+    });
+    if (!result.success || !result.outputs[0]) throw new Error("bundle failed");
+    writeFileSync(bundle, await result.outputs[0].text());
+    return () => dir[Symbol.dispose]();
+  });
+
+  const cases = [
+    { name: "version", args: ["--version"] },
+    { name: "a conformant branch", args: ["grade", "lint-branch", "fix/12-login-redirect"] },
+    { name: "a bad branch", args: ["grade", "lint-branch", "Bad/Branch_Name"] },
+    { name: "gh help needs no cassette", args: ["gh", "--version"] },
+    { name: "gh refuses a data command without --json", args: ["gh", "issue", "view", "1"] },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path };
+      const viaBun = await run([BIN.bun, join(ROOT, "scripts/proctor.ts"), ...c.args], { env });
+      const viaNode = await run([BIN.node, bundle, ...c.args], { env });
+      const viaDeno = await run([BIN.deno, "run", "-A", "--quiet", bundle, ...c.args], {
+        env: { ...env, NO_COLOR: "1" },
+      });
+      const shape = (r: typeof viaBun) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr });
+      expect({ node: shape(viaNode), deno: shape(viaDeno) }).toEqual({
+        node: shape(viaBun),
+        deno: shape(viaBun),
+      });
+    });
+  }
+});
