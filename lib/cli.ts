@@ -17,32 +17,44 @@ export interface ToolEdge {
 // biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
 type AnyCommand = CommandDef<any>;
 
-async function resolveSub(cmd: AnyCommand, rawArgs: string[]): Promise<[AnyCommand, AnyCommand | undefined]> {
-  let current = cmd;
+/** The leaf command the leading words select, its parent, and how many words named it. */
+async function resolveSub(
+  cmd: AnyCommand,
+  rawArgs: string[],
+): Promise<{ leaf: AnyCommand; parent: AnyCommand | undefined; depth: number }> {
+  let leaf = cmd;
   let parent: AnyCommand | undefined;
+  let depth = 0;
   for (const arg of rawArgs) {
     if (arg.startsWith("-")) break;
-    const def = current.subCommands;
+    const def = leaf.subCommands;
     const subs = (typeof def === "function" ? await def() : await def) as Record<string, unknown> | undefined;
-    const next = subs?.[arg] as AnyCommand | (() => Promise<AnyCommand>) | undefined;
+    const next =
+      subs && Object.hasOwn(subs, arg) ? (subs[arg] as AnyCommand | (() => Promise<AnyCommand>)) : undefined;
     if (!next) break;
-    parent = current;
-    current = (typeof next === "function" ? await next() : await next) as AnyCommand;
+    parent = leaf;
+    leaf = (typeof next === "function" ? await next() : await next) as AnyCommand;
+    depth++;
   }
-  return [current, parent];
+  return { leaf, parent, depth };
 }
 
-/** Runs `cmd` with `rawArgs` and sets process.exitCode; never throws, never calls process.exit. */
+/**
+ * Runs `cmd` with `rawArgs` and sets process.exitCode; never throws, never calls process.exit.
+ * Subcommands are resolved here and the leaf is run alone, so its return value is the exit code
+ * (citty's own runCommand would drop it and then run the parent's run() as well).
+ */
 export async function runTool(cmd: AnyCommand, rawArgs: string[], edge: ToolEdge = {}): Promise<number> {
   let code = 0;
   try {
-    if (rawArgs.includes("--help") || rawArgs.includes("-h")) {
-      const [sub, parent] = await resolveSub(cmd, rawArgs);
-      process.stdout.write(`${await renderUsage(sub, parent)}\n`);
-    } else if (rawArgs.length === 1 && rawArgs[0] === "--version") {
+    const { leaf, parent, depth } = await resolveSub(cmd, rawArgs);
+    const rest = rawArgs.slice(depth);
+    if (rest.includes("--help") || rest.includes("-h")) {
+      process.stdout.write(`${await renderUsage(leaf, parent)}\n`);
+    } else if (depth === 0 && rest.length === 1 && rest[0] === "--version") {
       process.stdout.write(`${VERSION}\n`);
     } else {
-      const { result } = await runCommand(cmd, { rawArgs });
+      const { result } = await runCommand(leaf, { rawArgs: rest });
       code = typeof result === "number" ? result : 0;
     }
   } catch (error) {

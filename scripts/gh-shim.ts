@@ -68,9 +68,6 @@ export async function main(rawArgs: string[]): Promise<number> {
   const [first, ...rest] = rawArgs;
   // gh arguments are not ours to parse (not even --help): replay goes straight to gh.
   if (first === "replay") return ghMain(rest[0] === "--" ? rest.slice(1) : rest);
-  // citty drops a subcommand's return value, so run lint as its own command (help goes via the root).
-  if (first === "lint" && !rest.includes("--help") && !rest.includes("-h"))
-    return runTool(lint, rest, { usageExit: 2 });
   return runTool(command, rawArgs, { usageExit: 2 });
 }
 

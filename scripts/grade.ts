@@ -100,15 +100,6 @@ const runlog = defineCommand({
   run: ({ rawArgs }) => runRunlog(rawArgs, stdinBytes(), { cwd: process.cwd() }).then(emit),
 });
 
-const SUBCOMMANDS = {
-  lint,
-  "lint-issue": lintIssue,
-  "lint-branch": lintBranch,
-  "lint-commit": lintCommit,
-  "lint-pr": lintPr,
-  runlog,
-} as const;
-
 const grade = defineCommand({
   meta: {
     name: "grade",
@@ -119,7 +110,14 @@ const grade = defineCommand({
     out: { type: "string", required: true, description: "artifact directory (OUT)" },
     json,
   },
-  subCommands: SUBCOMMANDS,
+  subCommands: {
+    lint,
+    "lint-issue": lintIssue,
+    "lint-branch": lintBranch,
+    "lint-commit": lintCommit,
+    "lint-pr": lintPr,
+    runlog,
+  },
   async run({ args }) {
     const result = await gradeCase(args.case, args.out);
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderGrade(result));
@@ -128,14 +126,7 @@ const grade = defineCommand({
 });
 
 /** Runs grade with `rawArgs` and returns its exit code. */
-export async function main(rawArgs: string[]): Promise<number> {
-  const [first, ...rest] = rawArgs;
-  const sub =
-    first !== undefined && Object.hasOwn(SUBCOMMANDS, first)
-      ? SUBCOMMANDS[first as keyof typeof SUBCOMMANDS]
-      : undefined;
-  // citty would run the root's run() after a subcommand too; dispatch here instead (help goes through the root).
-  if (sub && !rawArgs.includes("--help") && !rawArgs.includes("-h")) return runTool(sub, rest, EDGE);
+export function main(rawArgs: string[]): Promise<number> {
   return runTool(grade, rawArgs, EDGE);
 }
 

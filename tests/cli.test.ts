@@ -126,4 +126,40 @@ describe("runTool", () => {
       err: "",
     });
   });
+
+  test("a subcommand's return value is the exit code, and the parent's run() does not run", async () => {
+    const ran: string[] = [];
+    const root = defineCommand({
+      meta: { name: "root" },
+      args: { flag: { type: "boolean" } },
+      subCommands: {
+        check: defineCommand({
+          meta: { name: "check" },
+          args: { n: { type: "positional", required: true } },
+          run: ({ args }) => {
+            ran.push(`check ${args.n}`);
+            return 3;
+          },
+        }),
+      },
+      run: () => {
+        ran.push("root");
+        return 0;
+      },
+    });
+    const viaSub = await runTool(root, ["check", "7"]);
+    const viaRoot = await runTool(root, ["--flag"]);
+    expect({ viaSub, viaRoot, ran }).toEqual({ viaSub: 3, viaRoot: 0, ran: ["check 7", "root"] });
+  });
+
+  test("--help after a subcommand shows that subcommand's usage", async () => {
+    const root = defineCommand({
+      meta: { name: "root" },
+      subCommands: {
+        check: defineCommand({ meta: { name: "check", description: "checks one thing" }, run: () => 0 }),
+      },
+    });
+    const code = await runTool(root, ["check", "--help"]);
+    expect({ code, shows: out.includes("checks one thing") }).toEqual({ code: 0, shows: true });
+  });
 });
