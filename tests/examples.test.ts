@@ -50,6 +50,7 @@ describe.each(cases)("$name", ({ name, dir }) => {
     expect({
       shebang: text.split("\n")[0],
       strict: text.includes("set -euo pipefail"),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell text itself, not a template
       out: text.includes('"${EVAL_OUT:?EVAL_OUT is required}"'),
       executable: (statSync(path).mode & 0o111) !== 0,
       forbidden: FORBIDDEN.filter((re) => re.test(text)).map(String),
