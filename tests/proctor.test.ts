@@ -15,10 +15,26 @@ const GH_VERSION = "gh version eval-shim-1.0.0 (record/replay)\n";
 
 describe("proctor dispatches", () => {
   const cases = [
-    { name: "gh link is the shim", argv: ["gh", "--version"], expected: { exitCode: 0, stdout: GH_VERSION, stderr: "" } },
-    { name: "first-word gh", argv: ["proctor", "gh", "--version"], expected: { exitCode: 0, stdout: GH_VERSION, stderr: "" } },
-    { name: "proctor --version", argv: ["proctor", "--version"], expected: { exitCode: 0, stdout: `${VERSION}\n`, stderr: "" } },
-    { name: "grade link --version", argv: ["grade", "--version"], expected: { exitCode: 0, stdout: `${VERSION}\n`, stderr: "" } },
+    {
+      name: "gh link is the shim",
+      argv: ["gh", "--version"],
+      expected: { exitCode: 0, stdout: GH_VERSION, stderr: "" },
+    },
+    {
+      name: "first-word gh",
+      argv: ["proctor", "gh", "--version"],
+      expected: { exitCode: 0, stdout: GH_VERSION, stderr: "" },
+    },
+    {
+      name: "proctor --version",
+      argv: ["proctor", "--version"],
+      expected: { exitCode: 0, stdout: `${VERSION}\n`, stderr: "" },
+    },
+    {
+      name: "grade link --version",
+      argv: ["grade", "--version"],
+      expected: { exitCode: 0, stdout: `${VERSION}\n`, stderr: "" },
+    },
     {
       name: "gh link refuses a data command without --json",
       argv: ["gh", "pr", "list"],
@@ -32,12 +48,20 @@ describe("proctor dispatches", () => {
     {
       name: "a tool not in this build is refused with 2",
       argv: ["agent-eval", "run"],
-      expected: { exitCode: 2, stdout: "", stderr: `✗ proctor ${VERSION}: "agent-eval" is not in this build yet\n` },
+      expected: {
+        exitCode: 2,
+        stdout: "",
+        stderr: `✗ proctor ${VERSION}: "agent-eval" is not in this build yet\n`,
+      },
     },
     {
       name: "an unknown first word is a usage error",
       argv: ["proctor", "frobnicate"],
-      expected: { exitCode: 2, stdout: "", stderr: '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade\n' },
+      expected: {
+        exitCode: 2,
+        stdout: "",
+        stderr: '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade\n',
+      },
     },
   ];
   for (const c of cases) {
@@ -51,14 +75,19 @@ describe("proctor dispatches", () => {
 
   test("bare proctor prints the tool list and exits 0", async () => {
     const r = await run([join(bin, "..", "proctor")], { env: { PATH: "/usr/bin:/bin" } });
-    expect({ exitCode: r.exitCode, lists: ["gh-shim", "grade"].every((t) => r.stdout.includes(`  ${t} `)) }).toEqual({
+    expect({
+      exitCode: r.exitCode,
+      lists: ["gh-shim", "grade"].every((t) => r.stdout.includes(`  ${t} `)),
+    }).toEqual({
       exitCode: 0,
       lists: true,
     });
   });
 
   test("grade through its link grades a failing lint with exit 1", async () => {
-    const r = await run([join(bin, "grade"), "lint-branch", "Bad/Branch_Name"], { env: { PATH: "/usr/bin:/bin" } });
+    const r = await run([join(bin, "grade"), "lint-branch", "Bad/Branch_Name"], {
+      env: { PATH: "/usr/bin:/bin" },
+    });
     expect({ exitCode: r.exitCode, verdict: r.stdout.trimEnd().split("\n").at(-1) }).toEqual({
       exitCode: 1,
       verdict: "  ✗ not conformant — see https://github.com/luongnv89/idd/blob/main/SPEC.md",
