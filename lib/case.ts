@@ -5,8 +5,11 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { z } from "zod";
+import { PyJsonError, parsePyJson } from "./_py/json.ts";
+import { pyRepr, pyStr } from "./_py/repr.ts";
+import { lineColumn } from "./_py/text.ts";
+import { isPyDict, pyTruthy } from "./_py/value.ts";
 import { ConfigError } from "./errors.ts";
-import { isPyDict, lineColumn, PyJsonError, parsePyJson, pyRepr, pyStr, pyTruthy } from "./grade/_py.ts";
 
 /** The six grade tools, in grade.py's GRADE_HANDLERS order. */
 export const CASE_TOOLS = [

@@ -3,8 +3,9 @@
 // (exact first-entry-wins, then prefix entries longest first). It has no zod on purpose: this is the
 // replay hot path; the strict schema for lint and the JSON Schema is lib/cassette-schema.ts.
 import { readFileSync } from "node:fs";
+import { pyRepr, pyStr } from "./_py/repr.ts";
+import { codepointCompare, strip } from "./_py/text.ts";
 import { ToolError } from "./errors.ts";
-import { pyRepr, pyStr } from "./shim/_py.ts";
 
 /** One usable cassette entry, normalised once at load. */
 export interface CassetteCall {
@@ -90,39 +91,12 @@ export function hasJsonFlag(argv: readonly string[]): boolean {
   return parseValueFlags(argv).some((f) => f.option === "--json");
 }
 
-// Python's str.strip() whitespace (str.isspace), which is wider than String.prototype.trim in places.
-const PY_SPACE =
-  "[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g");
-
-/** Python's str.strip(). */
-export function pyStrip(s: string): string {
-  return s.replace(PY_STRIP, "");
-}
-
 /** The fields of a --json value: split on commas, stripped, empties dropped, in the given order. */
 export function splitFields(value: string): string[] {
   return value
     .split(",")
-    .map(pyStrip)
+    .map(strip)
     .filter((f) => f !== "");
-}
-
-/**
- * Python's str order (code points). Plain `<` compares UTF-16 units, which puts an astral character
- * (a surrogate pair, 0xD800-0xDFFF) before U+E000-U+FFFF; shifting those ranges fixes exactly that.
- */
-export function codepointCompare(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-    if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 /** Sorted, stripped, de-emptied field list, as `",".join(sorted(...))` in Python (codepoint order). */

@@ -4,7 +4,8 @@
 // not the schema (zod cannot report `unknown key(s): a, b` in the original's order and words).
 import { z } from "zod";
 
-export { PyFloat, PyJsonError, parsePyJson, pyDumps, pyEquals } from "./runlog/_pyjson.ts";
+export { PyJsonError, parsePyJson } from "./_py/json.ts";
+export { PyFloat, pyEquals } from "./_py/value.ts";
 export { decodeUtf8, type RunlogRun, runRunlog } from "./runlog/cli.ts";
 export {
   appendLine,

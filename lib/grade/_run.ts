@@ -1,9 +1,10 @@
 // How a tool turns an in-process rule-pack call into an outcome, as grade.py's _run() did for a child:
 // the exit code is `got`; a non-zero exit that printed something shows its first 20 lines
 // (stdout then stderr, joined without a separator, as grade.py concatenated them); a call that
-// throws is "unable to run grading tool" with got = null. Also Python's str(Path(p)) for messages.
+// throws is "unable to run grading tool" with got = null.
+
+import { splitlines } from "../_py/text.ts";
 import { messageOf } from "../errors.ts";
-import { pySplitlines } from "./_py.ts";
 import type { RuleRun, ToolOutcome } from "./types.ts";
 
 /** The most tool output lines shown per assertion. */
@@ -19,17 +20,7 @@ export async function runRule(call: () => Promise<RuleRun>): Promise<ToolOutcome
   }
   const output =
     run.exitCode !== 0 && (run.stdout || run.stderr)
-      ? pySplitlines(run.stdout + run.stderr).slice(0, OUTPUT_LINES)
+      ? splitlines(run.stdout + run.stderr).slice(0, OUTPUT_LINES)
       : [];
   return { got: run.exitCode, output };
-}
-
-/** Python's str(Path(p)): repeated and trailing slashes and `.` segments dropped, `..` kept. */
-export function pyPath(p: string): string {
-  if (p === "") return ".";
-  const abs = p.startsWith("/");
-  const parts = p.split("/").filter((s) => s !== "" && s !== ".");
-  const joined = parts.join("/");
-  if (abs) return `/${joined}`;
-  return joined || ".";
 }

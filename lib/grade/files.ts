@@ -3,17 +3,10 @@
 // with int values). Paths are grade.py's: OUT substituted, anything else relative to the cwd.
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  isPyDict,
-  isPyInt,
-  PyJsonError,
-  parsePyJson,
-  pyJsonErrorText,
-  pyOSError,
-  pyStr,
-  pyTruthy,
-} from "./_py.ts";
-import { pyPath } from "./_run.ts";
+import { PyJsonError, parsePyJson, pyJsonErrorText } from "../_py/json.ts";
+import { pyStr } from "../_py/repr.ts";
+import { pyOSError, pyPath } from "../_py/text.ts";
+import { isPyDict, isPyInt, pyTruthy } from "../_py/value.ts";
 import { decodeUtf8, subOut } from "./out.ts";
 import type { GradeContext, GradeHandler } from "./types.ts";
 

@@ -2,8 +2,10 @@
 // `shell`, which never starts a shell: it splits the one command string like shlex and accepts only
 // grade.py's three allowlisted shapes (branch, commit, pr), reading each `$(tr -d '\n' < OUT/x)`
 // artifact itself (lib/grade/out.ts) and passing its value as one argv item.
+
+import { pyStr } from "../_py/repr.ts";
+import { pyTruthy } from "../_py/value.ts";
 import { runIddLint } from "../idd/cli.ts";
-import { pyStr, pyTruthy } from "./_py.ts";
 import { runRule } from "./_run.ts";
 import { isFile } from "./files.ts";
 import { outArtifact, readArtifactValue, subOut } from "./out.ts";

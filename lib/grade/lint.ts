@@ -4,8 +4,9 @@
 // OUT paths, allowlisted shell shapes, an expectation per gh-calls, and one assertion that expects failure.
 import { basename, dirname } from "node:path";
 import type { z } from "zod";
+import { pyRepr } from "../_py/repr.ts";
+import { isPyDict, PyFloat, pyInt } from "../_py/value.ts";
 import { CASE_TOOLS, Case, readCaseJson } from "../case.ts";
-import { isPyDict, PyFloat, pyInt, pyRepr } from "./_py.ts";
 import { shellShapeProblem } from "./idd.ts";
 import { OUT_PATH_RE } from "./out.ts";
 import type { LintFinding, LintReport } from "./result.ts";

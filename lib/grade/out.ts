@@ -2,8 +2,8 @@
 // stricter resolution of `OUT/...` artifact paths that `shell` and `gh-calls` read (pattern, no `..`,
 // inside OUT, no symlinks, regular file, bounded UTF-8 read). It does not decide pass or fail.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { pyOSError } from "../_py/text.ts";
 import { resolveInside } from "../fsx.ts";
-import { pyOSError } from "./_py.ts";
 
 /** grade.py's `(?<![A-Za-z0-9_])OUT(?=/|$|[^A-Za-z0-9_])`: OUT as a path root, never inside a word. */
 export const OUT_RE = /(?<![A-Za-z0-9_])OUT(?=\/|$|[^A-Za-z0-9_])/g;

@@ -2,8 +2,9 @@
 // nothing is written) and reports its exit: 0 a valid record, 3 an invalid one. A missing file fails
 // whatever expect_exit says. The bytes go through undecoded: the validator owns the UTF-8 rule.
 import { readFileSync } from "node:fs";
+import { pyOSError } from "../_py/text.ts";
+import { pyTruthy } from "../_py/value.ts";
 import { runRunlog } from "../runlog.ts";
-import { pyOSError, pyTruthy } from "./_py.ts";
 import { runRule } from "./_run.ts";
 import { assertionPath, isFile } from "./files.ts";
 import type { GradeHandler } from "./types.ts";

@@ -4,9 +4,10 @@
 // It prints nothing; lib/grade/render.ts turns the GradeResult into grade.py's text.
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
+import { pyRepr, pyStr } from "../_py/repr.ts";
+import { isPyDict, pyInt, pyTruthy } from "../_py/value.ts";
 import { loadCase } from "../case.ts";
 import { messageOf } from "../errors.ts";
-import { isPyDict, pyInt, pyRepr, pyStr, pyTruthy } from "./_py.ts";
 import { GRADE_HANDLERS, isGradeTool } from "./handlers.ts";
 import type { AssertionResult, GradeResult } from "./result.ts";
 import type { GradeContext, ToolOutcome } from "./types.ts";

@@ -1,10 +1,12 @@
-// Shared parts of the stats collectors (stats.ts, stats-github.ts): soft command probes, readers of
-// parsed JSON values and of the run log. Internal to lib/idd.
+// Shared parts of the stats collectors (stats.ts, stats-github.ts, stats-report.ts): soft command
+// probes, readers of parsed JSON values and of the run log, and the report's arithmetic (pct, median,
+// int/float-keeping subtraction). Internal to lib/idd; Python's value model itself is lib/_py.
 import { readFileSync, statSync } from "node:fs";
+import { parsePyJson } from "../_py/json.ts";
+import { pyRound } from "../_py/repr.ts";
+import { D, splitlines, strip, universalNewlines } from "../_py/text.ts";
+import { isPyDict, num, PyFloat, type PyNum, type PyValue } from "../_py/value.ts";
 import { run } from "../proc.ts";
-import { PyFloat, type PyValue, parsePyJson } from "../runlog/_pyjson.ts";
-import type { PyNum } from "./_py.ts";
-import { D, splitlines, strip, universalNewlines } from "./_text.ts";
 
 /** A parsed JSON object. */
 export type Dict = Record<string, unknown>;
@@ -31,8 +33,7 @@ export function softRunner(cwd: string): SoftRun {
   };
 }
 
-export const isDict = (v: unknown): v is Dict =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
+export const isDict: (v: unknown) => v is Dict = isPyDict;
 export const isInt = (v: unknown): v is PyNum =>
   typeof v === "boolean" || typeof v === "bigint" || typeof v === "number";
 export const get = (d: Dict, k: string): unknown => (Object.hasOwn(d, k) ? d[k] : null);
@@ -79,3 +80,23 @@ export function readRows(path: string, stripLines: boolean): Dict[] | null {
 }
 
 export const qaOf = (rows: Dict[]) => rows.map((r) => get(r, "qa_cycles")).filter(isInt);
+
+/** `round(100 * n / d) if d else None`. */
+export function pct(n: number, d: number): number | null {
+  return d ? pyRound((100 * n) / d) : null;
+}
+
+/** statistics.median: the middle element itself, or a float mean of the two middle ones. */
+export function median(values: readonly PyNum[]): PyNum | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => num(a) - num(b));
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length % 2 === 1) return sorted[mid]!;
+  return new PyFloat((num(sorted[mid - 1]!) + num(sorted[mid]!)) / 2);
+}
+
+/** `a - b` keeping Python's int/float result type. */
+export function subtract(a: PyNum, b: PyNum): PyNum {
+  const d = num(a) - num(b);
+  return a instanceof PyFloat || b instanceof PyFloat ? new PyFloat(d) : d;
+}

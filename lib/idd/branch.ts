@@ -1,6 +1,6 @@
 // Branch-name rules B01–B02 (IDD Spec §3.1, level L2): `<type>/<issue>-<slug>` or an exempt
 // hotfix/release branch, and a length warning. Pure: name in, findings out.
-import { D, pyLen } from "./_text.ts";
+import { D, pyLen } from "../_py/text.ts";
 import { err, type Finding, ok, warn } from "./report.ts";
 
 // `\n?$`: Python's `$` also matches before one trailing newline.

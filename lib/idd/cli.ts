@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ArgvError, type OptionDef, type Parsed, parseArgv } from "../_argv.ts";
+import { splitlines, strip, universalNewlines } from "../_py/text.ts";
 import { messageOf } from "../errors.ts";
 import { run } from "../proc.ts";
-import { splitlines, strip, universalNewlines } from "./_text.ts";
 import { lintBranch } from "./branch.ts";
 import { lintCommit } from "./commit.ts";
 import { lintIssue } from "./issue.ts";

@@ -1,7 +1,7 @@
 // Commit-subject rules C01–C05 (IDD Spec §3.2, level L2): the conventional grammar with a trailing
 // `(#N)`, lowercase description, no final period, length, scope. The grammar is shared with the
 // PR-title rule (P01). Pure: message in, findings out.
-import { D, pyLen, pySlice, rstrip, splitlines, strip } from "./_text.ts";
+import { D, pyLen, pySlice, rstrip, splitlines, strip } from "../_py/text.ts";
 import { err, type Finding, info, ok, warn } from "./report.ts";
 
 /** `<type>(<scope>): <description> (#N)`; groups: type, scope, description, issue. */

@@ -1,7 +1,7 @@
 // Intentional partial delivery (IDD Spec v1.1 §5.1): a PR body may open with `Refs #N` instead of
 // `Closes #N` when it ships part of issue #N on purpose. This module decides whether a `Refs` body
 // qualifies; pr.ts turns a refusal into the same P02 error as a missing `Closes #N`.
-import { strip } from "./_text.ts";
+import { strip } from "../_py/text.ts";
 import { dataRows, firstContentLine } from "./markdown.ts";
 
 const REFS_RE = /^Refs #([0-9]+)$/;

@@ -1,7 +1,7 @@
 // Issue-body rules I01–I09 (IDD Spec §1–§2, level L1): the normalization marker, the Type,
 // Description, Acceptance Criteria and Metadata sections, the type-specific fields, the Reporter
 // Context blockquote, and informational dependency/hierarchy markers. Pure: text in, findings out.
-import { D, NS, S, splitlines, strip, W } from "./_text.ts";
+import { D, NS, S, splitlines, strip, W } from "../_py/text.ts";
 import { firstContentLine, splitSections } from "./markdown.ts";
 import { err, type Finding, info, ok, warn } from "./report.ts";
 

@@ -1,7 +1,7 @@
 // The little Markdown the IDD rules read: `## ` sections (exact heading text, first occurrence wins,
 // preamble under ""), the first content line, and pipe-table rows. Not a Markdown parser: code
 // fences, setext headings and nested lists are plain lines here, exactly as in idd-lint.py.
-import { S, splitlines, strip } from "./_text.ts";
+import { S, splitlines, strip } from "../_py/text.ts";
 
 const SECTION_RE = new RegExp(`^## +(.+?)${S}*$`, "u");
 

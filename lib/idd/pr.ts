@@ -1,7 +1,7 @@
 // Pull-request rules: P01–P03 at L2 (title grammar, `Closes #N` or a valid `Refs #N` partial
 // delivery, the Acceptance Criteria Verification table) and P04–P06 at L3 (Decision Record fields,
 // Reproduction for bug fixes, `Analyzed at:`). Pure: body and options in, findings out.
-import { D, strip } from "./_text.ts";
+import { D, strip } from "../_py/text.ts";
 import { COMMIT_RE } from "./commit.ts";
 import { checkPartialDelivery, refsIssue } from "./delivery.ts";
 import { firstContentLine, splitSections, tableRows } from "./markdown.ts";

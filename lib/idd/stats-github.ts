@@ -1,8 +1,9 @@
 // The gh-backed part of `idd-lint stats`: normalized open issues, merged-PR linkage, the §4.3 B1
 // join of each merged PR's Decision Record to its landing commit (optionally windowed by --since),
 // and run outcomes tiered by issue quality. Null when gh is missing, unauthenticated or offline.
-import { pyEquals } from "../runlog/_pyjson.ts";
-import { median, type PyNum, pct, subtract } from "./_py.ts";
+
+import { strip } from "../_py/text.ts";
+import { type PyNum, pyEquals } from "../_py/value.ts";
 import {
   CLOSES_LINE_RE,
   type Dict,
@@ -10,14 +11,16 @@ import {
   get,
   ghJson,
   isDict,
+  median,
+  pct,
   qaOf,
   readRows,
   SKIP,
   type SoftRun,
   SUCCESS,
+  subtract,
   text,
 } from "./_stats.ts";
-import { strip } from "./_text.ts";
 import { MARKER_RE } from "./issue.ts";
 
 const ADR_NO_BACKFILL = "docs/decisions/no-backfill-merged-decision-records.md";

@@ -1,8 +1,10 @@
 // The text and JSON forms of `idd-lint stats`, byte-compatible with idd-lint.py's render_stats on
 // a non-terminal (no colour): ratio rows on one rail (verdict, 28-column label, 10-cell meter,
 // percentage, counts, spec citation), info rows, and the §4.3 merge-binding block.
-import { pyDumpsIndented } from "../runlog/_pyjson.ts";
-import { formatG, num, type PyNum, pct, pyRound, reprStr } from "./_py.ts";
+import { pyJsonDumps } from "../_py/json.ts";
+import { formatG, pyRepr, pyRound } from "../_py/repr.ts";
+import { num, type PyNum } from "../_py/value.ts";
+import { pct } from "./_stats.ts";
 import { SPEC_VERSION } from "./report.ts";
 import type { Stats } from "./stats.ts";
 
@@ -61,7 +63,7 @@ function drBinding(b: Dict | undefined): string[] {
     lines.push(`      ${b.adr}`);
     const we = b.window_error as Dict | undefined;
     if (we) {
-      lines.push(`    ⚠ --since ${reprStr(String(we.since))} ${we.reason}`);
+      lines.push(`    ⚠ --since ${pyRepr(String(we.since))} ${we.reason}`);
       lines.push("      window not applied — this is the lifetime row");
     } else {
       lines.push("      run with --since to judge the binding as it stands today");
@@ -175,5 +177,5 @@ export function statsJson(stats: Stats): string {
     runs: stats.runs,
     github: stats.github,
   };
-  return `${pyDumpsIndented(doc, { sortKeys: true })}\n`;
+  return `${pyJsonDumps(doc, { indent: 2, sortKeys: true })}\n`;
 }

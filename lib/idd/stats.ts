@@ -3,8 +3,9 @@
 // (normalized issues, merged-PR linkage, the §4.3 B1 merge-commit join). Every probe is soft: a
 // failing git or gh call leaves its section out. Rendering is stats-report.ts.
 import { basename, join } from "node:path";
-import { PyFloat, pyEquals } from "../runlog/_pyjson.ts";
-import { median, type PyNum, pct, pyStr } from "./_py.ts";
+import { pyStr } from "../_py/repr.ts";
+import { D, strip } from "../_py/text.ts";
+import { PyFloat, type PyNum, pyEquals } from "../_py/value.ts";
 import {
   CLOSES_LINE_RE,
   type Dict,
@@ -13,6 +14,8 @@ import {
   ghJson,
   isDict,
   isInt,
+  median,
+  pct,
   qaOf,
   readRows,
   SKIP,
@@ -20,7 +23,6 @@ import {
   SUCCESS,
   softRunner,
 } from "./_stats.ts";
-import { D, strip } from "./_text.ts";
 import { COMMIT_RE } from "./commit.ts";
 import { collectGithubStats } from "./stats-github.ts";
 

@@ -4,8 +4,10 @@
 // --failure-streak, log unreadable. It never throws.
 import { isAbsolute, resolve } from "node:path";
 import { ArgvError, type OptionDef, parseArgv } from "../_argv.ts";
+import { PyJsonError, parsePyJson, pyJsonDumps } from "../_py/json.ts";
+import { pyOSError } from "../_py/text.ts";
+import { PyFloat, type PyValue } from "../_py/value.ts";
 import { messageOf } from "../errors.ts";
-import { PyFloat, PyJsonError, type PyValue, parsePyJson, pyDumps } from "./_pyjson.ts";
 import {
   appendLine,
   appendOnce,
@@ -13,7 +15,6 @@ import {
   DEFAULT_POLICY,
   type LogPolicy,
   maybeRotate,
-  osErrorText,
   RecordConflict,
   readLogLines,
 } from "./log.ts";
@@ -106,7 +107,7 @@ async function main(argv: string[], stdin: string | Uint8Array, io: { cwd: strin
     const { lines, readable } = readLogLines(path, policy.tailSegments);
     const streak = readable ? countFailureStreak(lines, issue) : 0;
     const quarantine = threshold > 0 && streak >= threshold;
-    const line = `${pyDumps({ mode: "failure_streak", issue, streak, threshold, quarantine })}\n`;
+    const line = `${pyJsonDumps({ mode: "failure_streak", issue, streak, threshold, quarantine }, { ensureAscii: false, separators: [",", ":"] })}\n`;
     if (readable) return done(0, line);
     const why = "reporting a streak of 0 (quarantine progress only, never an existing quarantine)";
     return done(4, line, `⚠ gi-runlog: could not read ${shown} — ${why}\n`);
@@ -145,7 +146,7 @@ async function main(argv: string[], stdin: string | Uint8Array, io: { cwd: strin
       });
       return done(
         0,
-        `${pyDumps({ status, event_id: result.record.event_id }, { ensureAscii: true })}\n`,
+        `${pyJsonDumps({ status, event_id: result.record.event_id }, { separators: [",", ":"] })}\n`,
         stderr,
       );
     }
@@ -154,7 +155,7 @@ async function main(argv: string[], stdin: string | Uint8Array, io: { cwd: strin
     return done(0, "", stderr);
   } catch (error) {
     if (error instanceof RecordConflict) return done(3, "", `${stderr}✗ gi-runlog: ${error.message}\n`);
-    return done(4, "", `${stderr}⚠ gi-runlog: could not append to ${shown} — ${osErrorText(error)}\n`);
+    return done(4, "", `${stderr}⚠ gi-runlog: could not append to ${shown} — ${pyOSError(error)}\n`);
   }
 }
 

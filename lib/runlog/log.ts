@@ -14,10 +14,10 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { parsePyJson, pyJsonDumps } from "../_py/json.ts";
+import { pyOSError, pySorted, splitlines, strip, universalNewlines } from "../_py/text.ts";
+import { PyFloat, type PyValue, pyEquals } from "../_py/value.ts";
 import { withFileLock } from "../fsx.ts";
-import { splitlines, strip, universalNewlines } from "../idd/_text.ts";
-import { PyFloat, type PyValue, parsePyJson, pyDumps, pyEquals } from "./_pyjson.ts";
-import { pySorted } from "./record.ts";
 
 /** Rotation and tail-window settings (0 disables a rotation trigger). */
 export interface LogPolicy {
@@ -29,26 +29,6 @@ export const DEFAULT_POLICY: LogPolicy = { rotateMaxBytes: 1024 * 1024, rotateMa
 
 /** A record the caller must be told is invalid (exit 3), e.g. a conflicting event_id. */
 export class RecordConflict extends Error {}
-
-const ERRNO: Record<string, [number, string]> = {
-  EPERM: [1, "Operation not permitted"],
-  ENOENT: [2, "No such file or directory"],
-  EIO: [5, "Input/output error"],
-  EACCES: [13, "Permission denied"],
-  EEXIST: [17, "File exists"],
-  ENOTDIR: [20, "Not a directory"],
-  EISDIR: [21, "Is a directory"],
-  ENOSPC: [28, "No space left on device"],
-  EROFS: [30, "Read-only file system"],
-};
-
-/** An fs error the way Python prints an OSError: `[Errno 13] Permission denied: 'path'`. */
-export function osErrorText(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  const known = e?.code ? ERRNO[e.code] : undefined;
-  if (!known) return e instanceof Error ? e.message : String(e);
-  return `[Errno ${known[0]}] ${known[1]}${e.path ? `: '${e.path}'` : ""}`;
-}
 
 function stem(path: string): string {
   const name = basename(path);
@@ -135,7 +115,7 @@ export function maybeRotate(
     return { segment: rotateLog(path) };
   } catch (error) {
     return {
-      warning: `⚠ gi-runlog: could not rotate ${shownPath} — appending anyway (${osErrorText(error)})`,
+      warning: `⚠ gi-runlog: could not rotate ${shownPath} — appending anyway (${pyOSError(error)})`,
     };
   }
 }
@@ -184,7 +164,7 @@ export async function appendOnce(
       lines.push(...splitlines(readText(path)));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-        throw new Error(`cannot read existing log for append-once — ${osErrorText(error)}`, { cause: error });
+        throw new Error(`cannot read existing log for append-once — ${pyOSError(error)}`, { cause: error });
       }
     }
     for (const raw of lines) {
@@ -200,7 +180,7 @@ export async function appendOnce(
       if (pyEquals(existing, candidate)) return "already_present";
       throw new RecordConflict(`event_id '${eventId}' already exists with a conflicting payload`);
     }
-    appendLine(path, pyDumps(record));
+    appendLine(path, pyJsonDumps(record, { ensureAscii: false, separators: [",", ":"] }));
     return "appended";
   });
 }

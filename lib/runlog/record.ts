@@ -1,8 +1,9 @@
 // One `.gitissue/runs.jsonl` record: gi-runlog.py's normalize_record, check for check and in the
 // same order (the first violation is the one reported, with the original's message), then the
 // canonical key order and the compact line. It does not read or write the log (see log.ts).
-import { strip } from "../idd/_text.ts";
-import { PyFloat, pyDumps } from "./_pyjson.ts";
+import { pyJsonDumps } from "../_py/json.ts";
+import { pySorted, strip } from "../_py/text.ts";
+import { isPyDict, isPyInt } from "../_py/value.ts";
 
 /** Canonical key order; also the set of allowed keys. */
 export const KEY_ORDER = [
@@ -61,25 +62,6 @@ const TS_RE = /^\p{Nd}{4}-\p{Nd}{2}-\p{Nd}{2}T\p{Nd}{2}:\p{Nd}{2}:\p{Nd}{2}Z\n?$
 const EVENT_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\n?$/;
 const PHASE_NAME_RE = /^[a-z][a-z0-9_-]{0,31}\n?$/;
 
-/** Python's isinstance(v, int) and not bool: integral numbers, bigints; PyFloat and booleans are not. */
-export function isPyInt(v: unknown): v is number | bigint {
-  return typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
-}
-
-function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
-}
-
-/** Code-point order, like Python's sorted() on str. */
-export function pySorted(items: Iterable<string>): string[] {
-  return [...items].sort((a, b) => {
-    const x = Array.from(a, (c) => c.codePointAt(0)!);
-    const y = Array.from(b, (c) => c.codePointAt(0)!);
-    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-    return x.length - y.length;
-  });
-}
-
 /** Policy QA-cycle ceiling: profile light → 1, complexity high → 5, else 2. */
 export function policyCeiling(profile: unknown, complexity: unknown): number {
   if (profile === "light") return 1;
@@ -108,7 +90,7 @@ class RecordError extends Error {}
 export function normalizeRecord(raw: unknown, opts: { now?: Date } = {}): NormalizeResult {
   try {
     const record = normalize(raw, opts.now ?? new Date());
-    return { ok: true, record, line: pyDumps(record) };
+    return { ok: true, record, line: pyJsonDumps(record, { ensureAscii: false, separators: [",", ":"] }) };
   } catch (error) {
     if (error instanceof RecordError) return { ok: false, errors: [error.message] };
     throw error;
@@ -120,7 +102,7 @@ function fail(message: string): never {
 }
 
 function normalize(input: unknown, now: Date): Record<string, unknown> {
-  if (!isDict(input)) fail("stdin must be a single JSON object");
+  if (!isPyDict(input)) fail("stdin must be a single JSON object");
   // A JS caller's `undefined` is an absent key, as it would be after JSON.stringify.
   // Null-prototype copies: a "__proto__" key stays an ordinary (unknown) key.
   const raw: Record<string, unknown> = Object.create(null);
@@ -198,7 +180,7 @@ function normalize(input: unknown, now: Date): Record<string, unknown> {
 }
 
 function normalizePhases(phases: unknown): Record<string, unknown> | null {
-  if (!isDict(phases)) fail("phases must be an object of {phase name: seconds}");
+  if (!isPyDict(phases)) fail("phases must be an object of {phase name: seconds}");
   const names = Object.keys(phases);
   if (names.length > MAX_PHASES) fail(`phases carries ${names.length} entries (max ${MAX_PHASES})`);
   const copy: Record<string, unknown> = {};

@@ -3,8 +3,8 @@
 // exclusive lock so parallel calls never interleave. A failure is a warning, never fatal: the
 // grader, not the subject, decides what a missing line means.
 import { closeSync, constants, openSync, writeSync } from "node:fs";
+import { pyJsonDumps } from "../_py/json.ts";
 import { flockExclusive } from "../runtime.ts";
-import { pyJsonDumps } from "./_py.ts";
 
 /** The exact call-log line for a normalised argv, newline included. */
 export function callLogLine(normalized: readonly string[]): string {

@@ -3,9 +3,10 @@
 // state-backed issue view, and cassette replay or record. Returns bytes and an exit code; the entry
 // script writes them. Messages and exit codes (0/1/2) are the original's; a miss adds hints after.
 import { existsSync } from "node:fs";
+import { pyRepr } from "../_py/repr.ts";
+import { pyPath } from "../_py/text.ts";
 import { type CassetteCall, CassetteError, hasJsonFlag, isDataCommand, normalizeArgv } from "../cassette.ts";
 import type { Detector } from "../redact.ts";
-import { pyPath, pyReprList } from "./_py.ts";
 import { appendCallLog } from "./calllog.ts";
 import { missHints, notFoundHint } from "./hints.ts";
 import { createIssue, type ShimOutput, viewIssue } from "./issues.ts";
@@ -130,7 +131,7 @@ async function replay(
   const hit = lookup();
   if (hit) return play(hit);
   if (recording) return record(argv, ctx, recorder);
-  const head = `✗ unmatched gh call (no cassette entry):\n  argv: ${pyReprList(argv)}\n  cassette: ${pyPath(path)}\n`;
+  const head = `✗ unmatched gh call (no cassette entry):\n  argv: ${pyRepr(argv)}\n  cassette: ${pyPath(path)}\n`;
   return fail(head + missHints(replayer!.full(), key));
 }
 

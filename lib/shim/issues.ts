@@ -4,9 +4,11 @@
 // issue_<n>.json is json.dumps(indent=2) with ASCII escapes, view output is compact JSON.
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseValueFlags, pyStrip, requestedFields } from "../cassette.ts";
+import { pyJsonDumps } from "../_py/json.ts";
+import { pyRepr } from "../_py/repr.ts";
+import { strip } from "../_py/text.ts";
+import { parseValueFlags, requestedFields } from "../cassette.ts";
 import { ensureDir, withFileLock, writeFileAtomic } from "../fsx.ts";
-import { pyJsonDumps, pyRepr } from "./_py.ts";
 
 /** The largest counter value (Python's 2**63 - 1); reaching it means no number is left to give. */
 export const COUNTER_MAX = 2n ** 63n - 1n;
@@ -99,7 +101,7 @@ export function readCounter(path: string): { value: bigint; invalid?: string } {
   if (bytes.length > 64) return { value: 0n, invalid: "counter exceeds 64 bytes" };
   const bad = utf8Error(bytes);
   if (bad) return { value: 0n, invalid: bad };
-  const text = pyStrip(bytes.toString("utf8"));
+  const text = strip(bytes.toString("utf8"));
   const value = pyInt(text);
   if (value === null)
     return { value: 0n, invalid: `invalid literal for int() with base 10: ${pyRepr(text)}` };

@@ -10,10 +10,10 @@
 // Warnings: an unsorted --json list (still matches), non-string argv items (coerced), unknown keys,
 // wrong field types. Any finding is exit 1.
 import { readFileSync } from "node:fs";
+import { pyStr } from "../_py/repr.ts";
 import { argvKey, hasJsonFlag, isDataCommand, toCall } from "../cassette.ts";
 import { CassetteEntry } from "../cassette-schema.ts";
 import { UsageError } from "../errors.ts";
-import { pyStr } from "./_py.ts";
 
 /** One problem, located by JSON path inside the cassette. */
 export interface LintFinding {

@@ -5,10 +5,10 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
+import { pyJsonDumps } from "../_py/json.ts";
 import { CallIndex, type CassetteCall, cassetteCalls, normalizeArgv, readCassetteText } from "../cassette.ts";
 import { ensureDir, writeFileAtomic } from "../fsx.ts";
 import { DETECTORS, type Detector, findSecrets, redactText } from "../redact.ts";
-import { pyJsonDumps } from "./_py.ts";
 
 /** Set in the real gh's environment: a shim that sees it is being recorded through itself. */
 export const RECORDING_MARK = "PROCTOR_GH_SHIM_RECORDING";

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { pyPath, runRule } from "../../lib/grade/_run.ts";
+import { runRule } from "../../lib/grade/_run.ts";
 
 test("runRule: exit 0 shows nothing, non-zero shows stdout+stderr (joined as grade.py did), at most 20 lines", async () => {
   const many = Array.from({ length: 25 }, (_, i) => `line ${i}`).join("\n");
@@ -17,15 +17,4 @@ test("runRule: a call that throws is 'unable to run grading tool' with got None"
       throw new Error("boom");
     }),
   ).toEqual({ got: null, output: ["unable to run grading tool: boom"] });
-});
-
-test("pyPath prints paths as str(Path(p))", () => {
-  expect(["/a//b/", "./x", "a/./b", "/o/../x", "", "/"].map(pyPath)).toEqual([
-    "/a/b",
-    "x",
-    "a/b",
-    "/o/../x",
-    ".",
-    "/",
-  ]);
 });

@@ -1,12 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatG, median, pct, pyRound } from "../../lib/idd/_py.ts";
+import { formatG, pyRound } from "../../lib/_py/repr.ts";
+import { PyFloat } from "../../lib/_py/value.ts";
+import { median, pct } from "../../lib/idd/_stats.ts";
 import { runIddLint } from "../../lib/idd/cli.ts";
 import { collectStats, normalizeSince, type SoftRun } from "../../lib/idd/stats.ts";
 import { renderStats, statsJson } from "../../lib/idd/stats-report.ts";
 import { run } from "../../lib/proc.ts";
-import { PyFloat } from "../../lib/runlog/_pyjson.ts";
 import { tempDir } from "../support/tmp.ts";
 
 const RULE = "┄".repeat(59);
