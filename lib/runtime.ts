@@ -6,7 +6,13 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-declare const Bun: { hash: (data: string | Uint8Array) => bigint | number; version: string } | undefined;
+declare const Bun:
+  | {
+      hash: (data: string | Uint8Array) => bigint | number;
+      version: string;
+      build: (opts: Record<string, unknown>) => Promise<{ success: boolean; logs: unknown[] }>;
+    }
+  | undefined;
 declare const Deno: { version: { deno: string } } | undefined;
 
 /** Which runtime we are on, for provenance and diagnostics. */
@@ -83,4 +89,23 @@ export async function flockExclusive(fd: number): Promise<boolean> {
 export async function flockRelease(fd: number): Promise<void> {
   const flock = await loadFlock();
   if (flock) flock(fd, LOCK_UN);
+}
+
+/**
+ * Bundles the entry script `entry` into `outDir` as code-split ESM that `bun <outDir>/<name>.js` runs
+ * without node_modules (chunks load lazily, so a tool pays only for the modules it imports). Returns
+ * false when this runtime has no bundler (Node, Deno): the caller must then use a prebuilt bundle.
+ */
+export async function bundleEntry(entry: string, outDir: string): Promise<boolean> {
+  if (typeof Bun === "undefined") return false;
+  const result = await Bun.build({
+    entrypoints: [entry],
+    outdir: outDir,
+    target: "bun",
+    format: "esm",
+    splitting: true,
+    minify: { syntax: true, whitespace: true, identifiers: false },
+  });
+  if (!result.success) throw new Error(`Cannot bundle ${entry}: ${result.logs.map(String).join("; ")}`);
+  return true;
 }

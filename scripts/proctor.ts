@@ -11,10 +11,11 @@ const TOOLS: Record<string, () => Promise<{ main: ToolMain }>> = {
   gh: () => import("./gh-shim.ts").then((m) => ({ main: m.ghMain })),
   "gh-shim": () => import("./gh-shim.ts"),
   grade: () => import("./grade.ts"),
+  "run-eval": () => import("./run-eval.ts"),
 };
 
 /** Tools named by the design whose lanes have not landed yet: a clear refusal, not a toy. */
-const PLANNED = ["run-eval", "agent-eval", "eval-steps", "eval-mcp"] as const;
+const PLANNED = ["agent-eval", "eval-steps", "eval-mcp"] as const;
 
 const USAGE = `proctor ${VERSION}: evidence that an agent change made it better or worse
 
@@ -23,6 +24,7 @@ Usage: proctor <tool> [args...]   or call a link named after the tool
 Tools:
   gh-shim    the PATH-fronted gh that replays cassettes (linked as gh it is gh)
   grade      grade a case's artifacts; lint cases, issues, branches, commits, PRs, run-log records
+  run-eval   run hermetic cases in a network sandbox and grade them (-j N, --junit, --json)
 `;
 
 function toolName(invoked: string): string {

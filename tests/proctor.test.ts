@@ -60,7 +60,7 @@ describe("proctor dispatches", () => {
       expected: {
         exitCode: 2,
         stdout: "",
-        stderr: '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade\n',
+        stderr: '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade, run-eval\n',
       },
     },
   ];

@@ -1,0 +1,61 @@
+// Collecting what a subject left behind. The runner may be root and everything under WORK belongs to
+// the subject, so nothing here follows a link the subject could have planted: OUT must still be a
+// directory, the call log is read without following a link and published over (never through)
+// whatever sits at OUT/gh-calls.jsonl, and OUT may not hold a link that leaves OUT (the grader would
+// otherwise read, say, /etc/shadow as root and quote it in its report).
+import { lstatSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import { writeFileAtomic } from "../fsx.ts";
+import { readRegularFile } from "../grade/out.ts";
+
+/** True when `out` is still a real directory (not a link, not replaced by a file). */
+export function outIsDirectory(out: string): boolean {
+  try {
+    return lstatSync(out).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Replaces `<out>/<name>` with `data`, removing whatever was there first (a link is removed, not followed). */
+export function replaceInOut(out: string, name: string, data: string | Uint8Array): void {
+  const path = join(out, name);
+  rmSync(path, { recursive: true, force: true });
+  writeFileAtomic(path, data);
+}
+
+/** Publishes the call log as OUT/gh-calls.jsonl; a log that is no longer a regular file is not published. */
+export function publishCallLog(callLog: string, out: string): boolean {
+  const log = readRegularFile(callLog);
+  if (!log) {
+    rmSync(join(out, "gh-calls.jsonl"), { recursive: true, force: true });
+    return false;
+  }
+  replaceInOut(out, "gh-calls.jsonl", log);
+  return true;
+}
+
+/** Paths (relative to OUT) of links under OUT whose target is outside OUT or does not resolve. */
+export function linksLeaving(out: string): string[] {
+  const root = realpathSync(out);
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const st = lstatSync(path);
+      if (st.isDirectory()) walk(path);
+      else if (st.isSymbolicLink()) {
+        let target: string | null = null;
+        try {
+          target = realpathSync(path);
+        } catch {
+          target = null;
+        }
+        const rel = target === null ? ".." : relative(root, target);
+        if (rel.startsWith("..") || isAbsolute(rel)) found.push(relative(out, path));
+      }
+    }
+  };
+  walk(out);
+  return found;
+}

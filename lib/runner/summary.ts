@@ -1,0 +1,64 @@
+// The end-of-run table (case, result, assertions passed/total, time) as terminal text and as the
+// Markdown that goes to $GITHUB_STEP_SUMMARY. Pure functions of the RunResult.
+import type { CaseRunResult, RunResult } from "./result.ts";
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)}s`;
+}
+
+function resultWord(c: CaseRunResult): string {
+  if (c.result === "pass") return "pass";
+  if (c.result === "fail") return "fail";
+  return c.stage === "subject" ? `exit ${c.exitCode}` : `error ${c.exitCode}`;
+}
+
+function assertionsCell(c: CaseRunResult): string {
+  return c.assertions ? `${c.assertions.passed}/${c.assertions.total}` : "-";
+}
+
+/** The closing line: `✓ 11 passed (11 cases, 3.20s)` or `✗ 9 passed, 1 failed, 1 error (...)`. */
+export function totalsLine(r: RunResult): string {
+  const n = r.cases.length;
+  const time = seconds(r.durationMs);
+  if (r.ok) return `✓ ${r.counts.passed} passed (${n} case${n === 1 ? "" : "s"}, ${time})`;
+  return `✗ ${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.errors} error${r.counts.errors === 1 ? "" : "s"} (${n} cases, ${time}, exit ${r.exitCode})`;
+}
+
+/** The text table, each line ending in a newline. */
+export function renderSummary(r: RunResult): string {
+  const rows = r.cases.map((c) => [c.name, resultWord(c), assertionsCell(c), seconds(c.durationMs)]);
+  const head = ["case", "result", "assertions", "time"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  const out = [`◆ run-eval summary (${r.mechanism}, -j ${r.jobs})`, "┄".repeat(20), line(head)];
+  for (const row of rows) out.push(line(row));
+  out.push("┄".repeat(20), totalsLine(r));
+  return `${out.join("\n")}\n`;
+}
+
+function mdCell(s: string): string {
+  return s.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+/** The Markdown table for $GITHUB_STEP_SUMMARY. */
+export function renderMarkdown(r: RunResult): string {
+  const icon = (c: CaseRunResult) => (c.result === "pass" ? "✅" : "❌");
+  const lines = [
+    `### run-eval: ${r.ok ? "all cases passed" : "cases failed"}`,
+    "",
+    "| case | result | assertions | time |",
+    "|---|---|---:|---:|",
+    ...r.cases.map(
+      (c) =>
+        `| ${mdCell(c.name)} | ${icon(c)} ${resultWord(c)} | ${assertionsCell(c)} | ${seconds(c.durationMs)} |`,
+    ),
+    "",
+    mdCell(totalsLine(r)),
+    "",
+  ];
+  return `${lines.join("\n")}\n`;
+}
