@@ -3,16 +3,18 @@
 // macOS; nothing else) and otherwise says why and what to install or enable. When the runner is root,
 // the subject runs as 65534: privileges are dropped BEFORE the sandbox is built (lib/sandbox/_wrap.ts
 // explains why), so prepareWorkDir() hands the work dir to that uid and stageForSubject() makes host
-// binaries (the gh shim) readable by it. proveIsolation() records what was actually in force.
+// binaries (the gh shim) readable by it. openProbe() records what was actually in force, from inside
+// the subject's own sandbox invocation (lib/sandbox/proof.ts).
 //
 // A runner uses it like this (detect once per invocation, ~30-150 ms; everything else per case):
 //   const d = await detectSandbox(); if (!d.ok) throw refusalError(d);          // exit 2
 //   const gh = stageForSubject(d.sandbox, ghBinary);                           // once
 //   work = mkdtemp(realpath(tmpdir())/...); lay it out; prepareWorkDir(d.sandbox, work);
 //   const base = { workDir: work, cwd: `${work}/repo`, env, roBinds: [{ host: gh, inside: `${work}/bin/gh` }] };
-//   const proof = await proveIsolation(d.sandbox, base); write OUT/sandbox.json; proof.ok or fail
-//   const { argv, env: e } = d.sandbox.wrap({ ...base, command: ["bash", `${work}/case/subject.sh`] });
-//   const r = await run(argv, { env: e, timeoutMs });
+//   const probe = await openProbe(d.sandbox, base);
+//   const { argv, env: e } = d.sandbox.wrap({ ...base, command: probe.command(["bash", `${work}/case/subject.sh`]) });
+//   const v = probe.judge(await run(argv, { env: e, timeoutMs }));  // v.stdout: the subject's own
+//   write v.proof to OUT/sandbox.json; v.started and v.proof.ok, or the case fails
 // With roBinds `inside` under the work dir, bwrap and unshare create an empty placeholder file there
 // on the host (the mount point); write the gh wrapper script yourself instead if that is in the way.
 import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
@@ -32,7 +34,15 @@ import {
 import { prepareWorkDir } from "./sandbox/stage.ts";
 
 export { MACOS_PROFILE, SUBJECT_ID } from "./sandbox/_wrap.ts";
-export { type IsolationProof, IsolationProofSchema, proveIsolation } from "./sandbox/proof.ts";
+export {
+  type IsolationProbe,
+  type IsolationProof,
+  IsolationProofSchema,
+  openProbe,
+  type ProbedRun,
+  type ProbeVerdict,
+  proveIsolation,
+} from "./sandbox/proof.ts";
 export { accessibleBy, prepareWorkDir, stageForSubject } from "./sandbox/stage.ts";
 
 export type SandboxMechanism = "bwrap" | "unshare" | "sandbox-exec";

@@ -19,7 +19,7 @@ import { Progress } from "../lib/runner/progress.ts";
 import { runResult } from "../lib/runner/result.ts";
 import { renderMarkdown, renderSummary } from "../lib/runner/summary.ts";
 import { isMain } from "../lib/runtime.ts";
-import { detectSandbox, prepareWorkDir, proveIsolation, type SandboxMechanism } from "../lib/sandbox.ts";
+import { detectSandbox, openProbe, prepareWorkDir, type SandboxMechanism } from "../lib/sandbox.ts";
 
 export const USAGE = "Usage: run-eval [options] <case-dir|folder>...\n";
 
@@ -78,7 +78,7 @@ const command = defineCommand({
     const ctx: RunContext = {
       sandbox: detection.sandbox,
       prepare: prepareWorkDir,
-      prove: proveIsolation,
+      probe: openProbe,
       gh: await stageGh(),
       repoRoot: resolve(args.repo ?? process.cwd()),
       keep: args.keep ? resolve(args.keep) : undefined,

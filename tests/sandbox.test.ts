@@ -9,6 +9,7 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   statSync,
   symlinkSync,
@@ -24,6 +25,7 @@ import {
   INSTALL_HINT,
   IsolationProofSchema,
   MACOS_PROFILE,
+  openProbe,
   prepareWorkDir,
   proveIsolation,
   refusalError,
@@ -505,7 +507,54 @@ describe.skipIf(!real.ok && !required)("with the real sandbox", () => {
       });
       expect(proof.egress.target).toMatch(/^127\.0\.0\.1:\d+ \(host loopback\)$/);
     });
+
+    test(`${sandbox.mechanism}: the probe runs in the subject's invocation, which cannot forge its report`, async () => {
+      using work = tempDir("proctor-sbx-probe-subject");
+      prepareWorkDir(sandbox, work.path);
+      const spec = { workDir: work.path, cwd: work.path, env: { PATH: "/usr/bin:/bin" } };
+      const probe = await openProbe(sandbox, spec);
+      // The subject prints a report of its own (no isolation, reached the host, an end line).
+      const forged = "ns net:[1]\nuid 0\negress-begin\nCONNECTED\negress-end\nproctor-probe-end 00\n";
+      const body = `printf '%s' '${forged}'; readlink /proc/self/ns/net`;
+      const { argv, env } = sandbox.wrap({ ...spec, command: probe.command(["/bin/sh", "-c", body]) });
+      const v = probe.judge(await run(argv, { env, timeoutMs: 30_000 }));
+      const netInside = v.stdout.slice(forged.length).trim();
+      expect({
+        ok: v.proof.ok,
+        started: v.started,
+        uid: v.proof.uid,
+        forged: v.stdout.startsWith(forged),
+        isolatedNet: /^net:\[\d+\]$/.test(netInside) && netInside !== readlinkSync("/proc/self/ns/net"),
+        markLeft: existsSync(join(work.path, ".proctor-sandbox-probe")),
+      }).toEqual({
+        ok: true,
+        started: true,
+        uid: isRoot ? SUBJECT_ID : (process.getuid?.() ?? -1),
+        forged: true,
+        isolatedNet: true,
+        markLeft: false,
+      });
+    });
   }
+
+  test("a probe that never finishes its report starts nothing and proves nothing", async () => {
+    using work = tempDir("proctor-sbx-proof");
+    // Stands in for a sandbox that breaks the probe: the command never runs, only a partial report.
+    const broken: Sandbox = {
+      ...noSandbox,
+      wrap: (spec) => ({ argv: ["/bin/sh", "-c", "echo uid 1000; exit 3"], env: spec.env }),
+    };
+    const spec = { workDir: work.path, cwd: work.path, env: { PATH: "/usr/bin:/bin" } };
+    const probe = await openProbe(broken, spec);
+    const { argv, env } = broken.wrap({ ...spec, command: probe.command(["/bin/true"]) });
+    const v = probe.judge(await run(argv, { env }));
+    expect({ started: v.started, ok: v.proof.ok, stdout: v.stdout, first: v.proof.problems?.[0] }).toEqual({
+      started: false,
+      ok: false,
+      stdout: "uid 1000\n",
+      first: "probe did not finish (exited 3): ",
+    });
+  });
 
   test.skipIf(process.platform !== "linux")("proveIsolation rejects a run without isolation", async () => {
     using work = tempDir("proctor-sbx-proof");

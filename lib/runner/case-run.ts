@@ -1,9 +1,11 @@
 // One case, the way run_eval.sh ran it: refuse a case without case.json or subject.sh and a bad
 // repo_scripts list (exit 2) before any subject starts; lay out the work directory; print the
-// header; create the call log empty; run subject.sh sandboxed with only the EVAL_* environment; a
-// failing subject's code is the case's code; publish the call log as OUT/gh-calls.jsonl (replacing,
-// never following, anything there); record the isolation proof in OUT/sandbox.json; grade in-process
-// (grade's code). The work directory is removed afterwards; --keep copies OUT and the logs out first.
+// header; create the call log empty; run subject.sh sandboxed with only the EVAL_* environment, in
+// one sandbox invocation that first runs the isolation probe (lib/sandbox/proof.ts: it execs the
+// subject only when isolation held); a failing subject's code is the case's code; publish the call
+// log as OUT/gh-calls.jsonl (replacing, never following, anything there); record the isolation
+// proof in OUT/sandbox.json; grade in-process (grade's code). The work directory is removed
+// afterwards; --keep copies OUT and the logs out first.
 import { readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -14,8 +16,8 @@ import { ConfigError, messageOf } from "../errors.ts";
 import { renderGrade } from "../grade/render.ts";
 import type { GradeResult } from "../grade/result.ts";
 import { gradeCase } from "../grade/runner.ts";
-import { run } from "../proc.ts";
-import type { IsolationProof, Sandbox, SandboxSpec } from "../sandbox.ts";
+import { type ProcResult, run } from "../proc.ts";
+import type { IsolationProbe, IsolationProof, Sandbox, SandboxSpec } from "../sandbox.ts";
 import { linksLeaving, outIsDirectory, publishCallLog, replaceInOut } from "./collect.ts";
 import { type GhStage, installGh } from "./gh-stage.ts";
 import { keepRun } from "./keep.ts";
@@ -30,8 +32,8 @@ export interface RunContext {
   sandbox: Sandbox;
   /** lib/sandbox.ts prepareWorkDir: hands the work directory to the subject's uid. */
   prepare: (sandbox: Sandbox, workDir: string) => void;
-  /** lib/sandbox.ts proveIsolation. */
-  prove: (sandbox: Sandbox, spec: Omit<SandboxSpec, "command">) => Promise<IsolationProof>;
+  /** lib/sandbox.ts openProbe: arms the isolation probe that runs just before the subject. */
+  probe: (sandbox: Sandbox, spec: Omit<SandboxSpec, "command">) => Promise<IsolationProbe>;
   gh: GhStage;
   /** The repository root repo_scripts are read from and grading runs in. */
   repoRoot: string;
@@ -183,16 +185,24 @@ async function runPrepared(
     env: subjectEnv(work),
     roBinds: [{ host: ctx.gh.dir, inside: ctx.gh.dir }],
   };
-  const wrapped = ctx.sandbox.wrap({ ...spec, command: ["bash", join(work.case, "subject.sh")] });
-  const [subject, proof] = await Promise.all([
-    run(wrapped.argv, { env: wrapped.env, cwd: work.repo, timeoutMs: ctx.timeoutMs ?? 0 }),
-    ctx.prove(ctx.sandbox, spec),
-  ]);
-  outcome.subjectMs = subject.durationMs;
+  const probe = await ctx.probe(ctx.sandbox, spec);
+  let subject: ProcResult;
+  try {
+    const command = probe.command(["bash", join(work.case, "subject.sh")]);
+    const wrapped = ctx.sandbox.wrap({ ...spec, command });
+    subject = await run(wrapped.argv, { env: wrapped.env, cwd: work.repo, timeoutMs: ctx.timeoutMs ?? 0 });
+  } catch (error) {
+    probe.close();
+    throw error;
+  }
+  // The probe's report is the head of stdout; what follows it is the subject's own output.
+  const verdict = probe.judge(subject);
+  const proof = verdict.proof;
+  outcome.subjectMs = verdict.started ? subject.durationMs : null;
   outcome.sandbox = proof;
-  buf.out(subject.stdout);
+  buf.out(verdict.stdout);
   buf.err(subject.stderr);
-  const logs = { stdout: subject.stdout, stderr: subject.stderr };
+  const logs = { stdout: verdict.stdout, stderr: subject.stderr };
 
   // From here on the runner reads what the subject left behind (lib/runner/collect.ts).
   const outOk = outIsDirectory(work.out);
@@ -204,7 +214,9 @@ async function runPrepared(
 
   let result: CaseOutcome;
   const code = childCode(subject.exitCode, subject.signal);
-  if (subject.timedOut) {
+  if (!verdict.started) {
+    result = finish(2, "isolation", `isolation not shown, subject not started: ${proofProblem(proof)}`);
+  } else if (subject.timedOut) {
     result = finish(124, "subject", `subject.sh timed out after ${Math.round((ctx.timeoutMs ?? 0) / 1000)}s`);
   } else if (code !== 0) {
     result = finish(code, "subject", `subject.sh exited ${code}`);

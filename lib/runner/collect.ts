@@ -3,9 +3,8 @@
 // directory, the call log is read without following a link and published over (never through)
 // whatever sits at OUT/gh-calls.jsonl, and OUT may not hold a link that leaves OUT (the grader would
 // otherwise read, say, /etc/shadow as root and quote it in its report).
-import { lstatSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { writeFileAtomic } from "../fsx.ts";
 import { readRegularFile } from "../grade/out.ts";
 
 /** True when `out` is still a real directory (not a link, not replaced by a file). */
@@ -17,11 +16,15 @@ export function outIsDirectory(out: string): boolean {
   }
 }
 
-/** Replaces `<out>/<name>` with `data`, removing whatever was there first (a link is removed, not followed). */
+/**
+ * Replaces `<out>/<name>` with `data`, removing whatever was there first (a link is removed, not
+ * followed). The subject has exited; an exclusive create still refuses anything that reappeared.
+ * No fsync: the work directory is thrown away after grading.
+ */
 export function replaceInOut(out: string, name: string, data: string | Uint8Array): void {
   const path = join(out, name);
   rmSync(path, { recursive: true, force: true });
-  writeFileAtomic(path, data);
+  writeFileSync(path, data, { flag: "wx", mode: 0o644 });
 }
 
 /** Publishes the call log as OUT/gh-calls.jsonl; a log that is no longer a regular file is not published. */

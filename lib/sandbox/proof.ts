@@ -1,18 +1,37 @@
-// The isolation proof: a probe run through the same wrap() as the subject reports which namespaces it
-// is in, its uid, the interfaces it sees and whether it can reach a TCP server the runner holds open
-// on the host's 127.0.0.1. Inside a new network namespace 127.0.0.1 is the sandbox's own loopback, so
-// that connection must fail; the runner first connects itself (the control) so a blocked result means
-// the sandbox blocked it, not that the server was down. No packet ever leaves the host's loopback.
-// The probe also writes a token into the work dir, which the host must see: the subject's output
-// has to reach the runner.
+// The isolation proof: a probe that runs in the subject's own sandbox invocation, just before it,
+// reports which namespaces it is in, its uid, the interfaces it sees and whether it can reach a TCP
+// server the runner holds open on the host's 127.0.0.1, then execs the subject in the same process.
+// Inside a new network namespace 127.0.0.1 is the sandbox's own loopback, so that connection must
+// fail; the runner first connects itself (the control) so a blocked result means the sandbox blocked
+// it, not that the server was down. No packet ever leaves the host's loopback. The probe also writes
+// a token into the work dir, which the host must see: the subject's output has to reach the runner.
+//
+// Why the subject cannot forge it: the report is the head of the run's stdout, ended by a line
+// holding a nonce, and the probe writes all of it before it execs the subject. A pipe is FIFO and
+// nothing the subject runs exists before that exec, so whatever the subject prints comes after the
+// probe's end line; the runner reads the report only up to the FIRST end line and hands the rest on
+// as the subject's stdout. A probe that dies early writes no end line and execs nothing (no report,
+// no subject: not ok). Connections to the server are counted by the runner for the whole run, so a
+// subject that reaches it spoils the proof too. The probe runs in the very process tree (namespaces,
+// uid, mounts) the subject gets, which a second invocation could only assume.
+//
+// Fail closed before the subject: the runner passes its own namespace ids, and the probe refuses to
+// exec the subject (exit 125) when it shares one with the runner, runs as uid 0 or reached the host.
+//
+// Cost: bash builtins except one readlink (one fork and exec); the egress attempt is a redirection on
+// `:` in the probe's own shell; the report is ~15 small writes.
 import { randomBytes } from "node:crypto";
-import { readFileSync, readlinkSync, rmSync } from "node:fs";
+import { readlinkSync, rmSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 import { messageOf } from "../errors.ts";
+import { readRegularFile } from "../grade/out.ts";
 import { run } from "../proc.ts";
 import type { Sandbox, SandboxMechanism, SandboxSpec } from "../sandbox.ts";
+import { NAMESPACES, PROBE, PROBE_MARK, parseReport, splitReport } from "./_probe.ts";
+
+export { NAMESPACES, PROBE_MARK } from "./_probe.ts";
 
 /** What isolation was in force for a run; written to OUT/sandbox.json. */
 export const IsolationProofSchema = z.object({
@@ -27,24 +46,6 @@ export const IsolationProofSchema = z.object({
   problems: z.array(z.string()).optional(),
 });
 export type IsolationProof = z.infer<typeof IsolationProofSchema>;
-
-/** Namespaces compared between the runner and the probe. */
-export const NAMESPACES = ["user", "net", "pid", "ipc", "mnt"] as const;
-
-// Bash only (plus readlink): every line is "key value". The egress attempt runs in a subshell so a
-// failure cannot end the probe; bash's /dev/tcp needs no other tool.
-const PROBE = `
-for n in ${NAMESPACES.join(" ")}; do printf 'ns %s %s\\n' "$n" "$(readlink "/proc/self/ns/$n" 2>/dev/null)"; done
-printf 'uid %s\\n' "$EUID"
-if [ -r /proc/net/dev ]; then
-  while IFS= read -r line; do
-    case "$line" in *:*) name="\${line%%:*}"; printf 'if %s\\n' "\${name//[[:space:]]/}";; esac
-  done < /proc/net/dev
-fi
-printf '%s' "$2" > "$3/.proctor-sandbox-probe" 2>/dev/null && printf 'wrote %s\\n' "$2"
-err=$( (exec 3<>"/dev/tcp/127.0.0.1/$1" && echo CONNECTED) 2>&1 )
-printf 'egress %s\\n' "$(printf '%s' "$err" | tr '\\n' ' ')"
-`;
 
 function hostNamespaces(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -84,67 +85,90 @@ function reachable(port: number): Promise<boolean> {
   });
 }
 
-/** Runs the probe inside the sandbox (same workDir, cwd and env as the subject) and judges it. */
-export async function proveIsolation(
+/** The parts of a finished run the judge reads (a lib/proc.ts ProcResult fits). */
+export interface ProbedRun {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** The judgement of one probed run. */
+export interface ProbeVerdict {
+  proof: IsolationProof;
+  /** The run's stdout after the probe's report: the subject's own output. */
+  stdout: string;
+  /** True when the probe finished and exec'd the command (false: it never ran). */
+  started: boolean;
+}
+
+/** One armed probe: wrap the subject's command with it, run that through the sandbox, judge the run. */
+export interface IsolationProbe {
+  /** The command that runs the probe and then execs `command` (empty: the probe alone). */
+  command(command: string[]): string[];
+  /** Judges a finished run (or a run that could not start: pass the error). Closes the server. */
+  judge(result: ProbedRun | { error: unknown }): ProbeVerdict;
+  /** Stops the loopback server (judge does it too; safe to call twice). */
+  close(): void;
+}
+
+/**
+ * Arms the probe for one run in `spec.workDir`: starts the loopback server and checks it with the
+ * control connection. Run `sandbox.wrap({ ...spec, command: probe.command(subject) })`, then judge.
+ */
+export async function openProbe(
   sandbox: Sandbox,
   spec: Omit<SandboxSpec, "command">,
-): Promise<IsolationProof> {
+): Promise<IsolationProbe> {
   const mechanism: SandboxMechanism = sandbox.mechanism;
   const linux = mechanism !== "sandbox-exec";
   const { server, port, accepted } = await listen();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    server.close();
+  };
   const target = `127.0.0.1:${port} (host loopback)`;
+  let control = false;
   try {
-    const control = await reachable(port);
-    const before = accepted();
-    const token = randomBytes(8).toString("hex");
-    const mark = join(spec.workDir, ".proctor-sandbox-probe");
-    const { argv, env } = sandbox.wrap({
-      ...spec,
-      command: [
-        "/bin/bash",
-        "--norc",
-        "--noprofile",
-        "-c",
-        PROBE,
-        "probe",
-        String(port),
-        token,
-        spec.workDir,
-      ],
-    });
-    let stdout = "";
+    control = await reachable(port);
+  } catch {
+    control = false;
+  }
+  const before = accepted();
+  const token = randomBytes(8).toString("hex");
+  const nonce = randomBytes(8).toString("hex");
+  const host = hostNamespaces();
+  const mark = join(spec.workDir, PROBE_MARK);
+
+  const judge = (result: ProbedRun | { error: unknown }): ProbeVerdict => {
     let failure = "";
-    try {
-      const r = await run(argv, { env, timeoutMs: 20_000 });
-      stdout = r.stdout;
-      if (r.exitCode !== 0)
-        failure = `probe exited ${r.exitCode ?? r.signal}: ${r.stderr.trim().slice(0, 300)}`;
-    } catch (error) {
-      failure = `probe could not start: ${messageOf(error)}`;
+    let split = { complete: false, report: "", rest: "" };
+    if ("error" in result) failure = `probe could not start: ${messageOf(result.error)}`;
+    else {
+      split = splitReport(result.stdout, nonce);
+      if (!split.complete)
+        failure = `probe did not finish (exited ${result.exitCode ?? result.signal}): ${result.stderr.trim().slice(0, 300)}`;
     }
     let shared = false;
     try {
-      shared = readFileSync(mark, "utf8") === token;
+      shared = Buffer.from(readRegularFile(mark) ?? "").toString("utf8") === token;
     } catch {
       // not written, or not where the host sees it
     }
-    rmSync(mark, { force: true });
-    const lines = stdout.split("\n");
-    const field = (key: string) =>
-      lines.filter((l) => l.startsWith(`${key} `)).map((l) => l.slice(key.length + 1));
-    const host = hostNamespaces();
-    const inside: Record<string, string> = {};
-    for (const l of field("ns")) {
-      const [name, link] = l.split(" ");
-      if (name && link) inside[name] = link;
+    try {
+      rmSync(mark, { force: true });
+    } catch {
+      // replaced by a directory: the work dir goes soon anyway
     }
+    const connectedLate = accepted() > before;
+    close();
+
+    const { namespaces: inside, uid, interfaces, egress: egressText, refused } = parseReport(split.report);
     const namespaces = NAMESPACES.filter((n) => inside[n] && host[n] && inside[n] !== host[n]);
-    const uidText = field("uid")[0];
-    const uid = uidText !== undefined && /^\d+$/.test(uidText) ? Number(uidText) : -1;
-    const interfaces = field("if");
-    const egressText = (field("egress")[0] ?? "").trim();
-    const connected = egressText.includes("CONNECTED") || accepted() > before;
-    const blocked = control && !connected && failure === "";
+    const connected = egressText.includes("CONNECTED") || connectedLate;
+    const blocked = control && !connected && split.complete;
     const detail = !control
       ? "control failed: the runner itself could not reach the probe server"
       : connected
@@ -161,17 +185,60 @@ export async function proveIsolation(
       if (foreign.length > 0) problems.push(`interfaces other than lo: ${foreign.join(", ")}`);
       if (interfaces.length === 0) problems.push("the probe saw no interface list");
     }
+    if (refused !== null && problems.length === 0)
+      problems.push(`the probe refused to start the subject: ${refused}`);
     return {
-      version: 1,
-      mechanism,
-      namespaces: [...namespaces],
-      uid,
-      interfaces,
-      egress: { target, blocked, detail },
-      ok: problems.length === 0,
-      problems,
+      proof: {
+        version: 1,
+        mechanism,
+        namespaces: [...namespaces],
+        uid,
+        interfaces,
+        egress: { target, blocked, detail },
+        ok: problems.length === 0,
+        problems,
+      },
+      stdout: split.rest,
+      started: split.complete && refused === null,
     };
+  };
+
+  return {
+    command: (command) => [
+      "/bin/bash",
+      "--norc",
+      "--noprofile",
+      "-c",
+      PROBE,
+      "proctor-probe",
+      String(port),
+      token,
+      spec.workDir,
+      NAMESPACES.flatMap((n) => host[n] ?? []).join(" "),
+      nonce,
+      ...command,
+    ],
+    judge,
+    close,
+  };
+}
+
+/** Runs the probe alone inside the sandbox (same workDir, cwd and env as a subject) and judges it. */
+export async function proveIsolation(
+  sandbox: Sandbox,
+  spec: Omit<SandboxSpec, "command">,
+): Promise<IsolationProof> {
+  const probe = await openProbe(sandbox, spec);
+  try {
+    const { argv, env } = sandbox.wrap({ ...spec, command: probe.command([]) });
+    let result: ProbedRun | { error: unknown };
+    try {
+      result = await run(argv, { env, timeoutMs: 20_000 });
+    } catch (error) {
+      result = { error };
+    }
+    return probe.judge(result).proof;
   } finally {
-    server.close();
+    probe.close();
   }
 }

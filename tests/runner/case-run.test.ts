@@ -1,11 +1,12 @@
 // runCase through its in-process API with a stand-in sandbox: a proof that is not ok fails the case
-// (exit 2, saying why) even when the subject and the grade pass, and OUT/sandbox.json is written.
+// (exit 2, saying why) even when the subject and the grade pass, and OUT/sandbox.json is written; the
+// real probe run without isolation refuses to start the subject at all.
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunContext, runCase } from "../../lib/runner/case-run.ts";
 import { stageGh } from "../../lib/runner/gh-stage.ts";
-import type { IsolationProof, Sandbox } from "../../lib/sandbox.ts";
+import { type IsolationProbe, type IsolationProof, openProbe, type Sandbox } from "../../lib/sandbox.ts";
 import { tempDir } from "../support/tmp.ts";
 import { writeEvalCase } from "./support.ts";
 
@@ -28,6 +29,13 @@ const proof = (ok: boolean): IsolationProof => ({
   problems: ok ? [] : ["egress not shown blocked: connected"],
 });
 
+// A probe that adds nothing to the command and returns a fixed proof.
+const fixedProbe = (p: IsolationProof) => async (): Promise<IsolationProbe> => ({
+  command: (command) => command,
+  judge: (r) => ({ proof: p, stdout: "stdout" in r ? r.stdout : "", started: true }),
+  close: () => {},
+});
+
 test("an isolation proof that is not ok fails the case with exit 2", async () => {
   using dir = tempDir("case-run-proof");
   const keep = join(dir.path, "keep");
@@ -36,7 +44,7 @@ test("an isolation proof that is not ok fails the case with exit 2", async () =>
   const ctx = (ok: boolean): RunContext => ({
     sandbox: passThrough,
     prepare: () => {},
-    prove: async () => proof(ok),
+    probe: fixedProbe(proof(ok)),
     gh,
     repoRoot: dir.path,
     keep,
@@ -44,7 +52,7 @@ test("an isolation proof that is not ok fails the case with exit 2", async () =>
   const bad = await runCase(c, ctx(false));
   const noList = await runCase(c, {
     ...ctx(false),
-    prove: async () => ({ ...proof(false), problems: undefined }),
+    probe: fixedProbe({ ...proof(false), problems: undefined }),
   });
   const good = await runCase(c, ctx(true));
   expect([bad, noList, good].map((o) => [o.exitCode, o.stage, o.message])).toEqual([
@@ -58,3 +66,37 @@ test("an isolation proof that is not ok fails the case with exit 2", async () =>
   ]);
   expect(JSON.parse(readFileSync(join(keep, "quiet", "out", "sandbox.json"), "utf8"))).toEqual(proof(true));
 });
+
+test.skipIf(process.platform !== "linux")(
+  "without isolation the real probe never starts the subject",
+  async () => {
+    using dir = tempDir("case-run-refused");
+    const keep = join(dir.path, "keep");
+    const c = writeEvalCase(dir.path, { name: "eager", body: 'echo ran > "$OUT/ran"' });
+    const o = await runCase(c, {
+      sandbox: passThrough,
+      prepare: () => {},
+      probe: openProbe,
+      gh: await stageGh(),
+      repoRoot: dir.path,
+      keep,
+    });
+    expect({
+      code: o.exitCode,
+      stage: o.stage,
+      message: o.message?.split(":")[0],
+      subjectMs: o.subjectMs,
+      ran: existsSync(join(keep, "eager", "out", "ran")),
+      ok: o.sandbox?.ok,
+      namespaces: o.sandbox?.namespaces,
+    }).toEqual({
+      code: 2,
+      stage: "isolation",
+      message: "isolation not shown, subject not started",
+      subjectMs: null,
+      ran: false,
+      ok: false,
+      namespaces: [],
+    });
+  },
+);

@@ -1,0 +1,89 @@
+// The probe script that runs first in the subject's sandbox invocation, and the reading of its
+// report (lib/sandbox/proof.ts judges it). The report is the head of the run's stdout: "key value"
+// lines ended by `proctor-probe-end <nonce>`; whatever follows is the subject's own stdout.
+
+/** Namespaces compared between the runner and the probe. */
+export const NAMESPACES = ["user", "net", "pid", "ipc", "mnt"] as const;
+
+/** Name of the token file the probe writes at the root of the work dir. */
+export const PROBE_MARK = ".proctor-sandbox-probe";
+
+export const END = "proctor-probe-end";
+
+// Bash only, plus one readlink: every line is "key value". Arguments: port, token, work dir, the
+// runner's namespace links (space separated), nonce, then the command to exec (none: just exit).
+// Nothing is exported and every variable is p_*, so the subject's environment is the spec's (bash
+// adds PWD/SHLVL/_ as ever).
+export const PROBE = `p_port=$1 p_token=$2 p_w=$3 p_host=$4 p_nonce=$5; shift 5
+set -f
+p_refuse=
+p_ns=$(readlink ${NAMESPACES.map((n) => `/proc/self/ns/${n}`).join(" ")} 2>/dev/null)
+for p_l in $p_ns; do
+  printf 'ns %s\\n' "$p_l"
+  case " $p_host " in *" $p_l "*) p_refuse="$p_refuse same \${p_l%%:*} namespace as the runner;";; esac
+done
+printf 'uid %s\\n' "$EUID"
+[ "$EUID" != 0 ] || p_refuse="$p_refuse uid 0;"
+if [ -r /proc/net/dev ]; then
+  while IFS= read -r p_line; do
+    case "$p_line" in *:*) p_name=\${p_line%%:*}; printf 'if %s\\n' "\${p_name//[[:space:]]/}";; esac
+  done < /proc/net/dev
+fi
+printf '%s' "$p_token" 2>/dev/null > "$p_w/${PROBE_MARK}" && printf 'wrote\\n'
+printf 'egress-begin\\n'
+if : 2>&1 <>"/dev/tcp/127.0.0.1/$p_port"; then printf 'CONNECTED\\n'; p_refuse="$p_refuse reached the host's loopback;"; fi
+printf 'egress-end\\n'
+if [ -n "$p_refuse" ]; then printf 'refused%s\\n${END} %s\\n' "$p_refuse" "$p_nonce"; exit 125; fi
+printf '${END} %s\\n' "$p_nonce"
+[ "$#" -eq 0 ] && exit 0
+exec "$@"
+`;
+
+/** A run's stdout split at the probe's FIRST end line: the report and the subject's own output. */
+export function splitReport(
+  stdout: string,
+  nonce: string,
+): { complete: boolean; report: string; rest: string } {
+  const endLine = `${END} ${nonce}\n`;
+  const at = stdout.startsWith(endLine) ? 0 : stdout.indexOf(`\n${endLine}`);
+  if (at < 0) return { complete: false, report: "", rest: stdout };
+  const cut = at === 0 ? 0 : at + 1;
+  return { complete: true, report: stdout.slice(0, cut), rest: stdout.slice(cut + endLine.length) };
+}
+
+/** What a report says: namespace links by name, uid (-1: none), interfaces, egress text, refusal. */
+export interface ProbeReport {
+  namespaces: Record<string, string>;
+  uid: number;
+  interfaces: string[];
+  egress: string;
+  refused: string | null;
+}
+
+export function parseReport(report: string): ProbeReport {
+  const lines = report.split("\n");
+  const field = (key: string) =>
+    lines.filter((l) => l.startsWith(`${key} `)).map((l) => l.slice(key.length + 1));
+  const namespaces: Record<string, string> = {};
+  for (const link of field("ns")) {
+    const name = link.slice(0, link.indexOf(":"));
+    if (name) namespaces[name] = link;
+  }
+  const uidText = field("uid")[0];
+  const b = lines.indexOf("egress-begin");
+  const e = lines.indexOf("egress-end");
+  const refused = lines.find((l) => l.startsWith("refused"));
+  return {
+    namespaces,
+    uid: uidText !== undefined && /^\d+$/.test(uidText) ? Number(uidText) : -1,
+    interfaces: field("if"),
+    egress:
+      b >= 0 && e > b
+        ? lines
+            .slice(b + 1, e)
+            .join(" ")
+            .trim()
+        : "",
+    refused: refused === undefined ? null : refused.slice("refused".length).trim(),
+  };
+}
