@@ -4,11 +4,14 @@
 // them alike; the figures are medians.
 //   shim:  one replayed gh call on a 10,000-entry cassette vs the same binary's --version and /bin/true
 //   grade: grading a 30-assertion case, through the binary and in-process
+//   run-eval: harness overhead per case (a subject that does nothing, minus its own time), and 50
+//             generated cases at -j 1 and -j 2
 // Results go to stdout (a table) and .bench/results.json.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gradeCase } from "../../lib/grade/runner.ts";
+import { writeTrivialCases } from "../runner/support.ts";
 import { binDir } from "../support/binary.ts";
 import { makeCase30 } from "../support/case-gen.ts";
 import { cassetteText, generateCassette } from "../support/cassette-gen.ts";
@@ -109,6 +112,107 @@ const inProc = new Map<string, number>([
   ],
 ]);
 add("grade-inproc", inProc, "read case.json (in-process baseline)");
+
+// run-eval: fewer rounds, each round is a whole sandboxed run.
+function wall(argv: string[], env: Record<string, string> = {}): number {
+  const t0 = performance.now();
+  const r = spawnSync(argv[0]!, argv.slice(1), {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", CI: "true", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (r.status !== 0) throw new Error(`${argv.join(" ")}: exited ${r.status}: ${r.stderr}`);
+  return performance.now() - t0;
+}
+const RUN_ROUNDS = Number(process.env.BENCH_RUN_ROUNDS ?? 5);
+const trivial = writeTrivialCases(join(dir.path, "trivial"), 50);
+const ten = trivial.slice(0, 10);
+const subjectAlone: number[] = [];
+const perCase: number[] = [];
+const j1: number[] = [];
+const j2: number[] = [];
+for (let round = 0; round < RUN_ROUNDS + 1; round++) {
+  const s = wall(["bash", join(ten[0]!, "subject.sh")], { EVAL_OUT: dir.path });
+  const p = wall([join(bin, "run-eval"), "-j", "1", ...ten]) / ten.length;
+  const a = wall([join(bin, "run-eval"), "-j", "1", ...trivial]);
+  const b = wall([join(bin, "run-eval"), "-j", "2", ...trivial]);
+  if (round === 0) continue; // warm-up: stages the gh cache
+  subjectAlone.push(s);
+  perCase.push(p);
+  j1.push(a);
+  j2.push(b);
+}
+const overhead = median(perCase) - median(subjectAlone);
+rows.push({
+  bench: "run-eval",
+  name: "subject alone (bash subject.sh)",
+  medianMs: median(subjectAlone),
+  ratio: 1,
+  baseline: "itself",
+});
+rows.push({
+  bench: "run-eval",
+  name: "overhead per case (-j 1, 10 cases)",
+  medianMs: overhead,
+  ratio: overhead / 150,
+  baseline: "150 ms target",
+});
+rows.push({
+  bench: "run-eval",
+  name: "50 cases -j 1",
+  medianMs: median(j1),
+  ratio: 1,
+  baseline: "50 cases -j 1",
+});
+rows.push({
+  bench: "run-eval",
+  name: "50 cases -j 2",
+  medianMs: median(j2),
+  ratio: median(j2) / median(j1),
+  baseline: "50 cases -j 1",
+});
+process.stderr.write(
+  `run-eval: -j 2 is ${(median(j1) / median(j2)).toFixed(2)}x faster than -j 1 (target 1.7x)\n`,
+);
+
+// The machine's own ceiling for -j 2: process creation run as two parallel loops vs one loop doing
+// the same total work. A sandboxed case is mostly fork/exec, so -j 2 cannot beat this ratio here.
+function forkLoops(parallel: number, total: number): number {
+  const per = Math.floor(total / parallel);
+  const script = `for i in $(seq ${per}); do /bin/true; done`;
+  const t0 = performance.now();
+  const r = spawnSync(
+    "bash",
+    ["-c", Array.from({ length: parallel }, () => `(${script}) &`).join(" ") + " wait"],
+    {
+      stdio: "ignore",
+    },
+  );
+  if (r.status !== 0) throw new Error("fork loop failed");
+  return performance.now() - t0;
+}
+const f1: number[] = [];
+const f2: number[] = [];
+for (let round = 0; round < RUN_ROUNDS; round++) {
+  f1.push(forkLoops(1, 400));
+  f2.push(forkLoops(2, 400));
+}
+rows.push({
+  bench: "machine",
+  name: "400 fork+exec, 1 loop",
+  medianMs: median(f1),
+  ratio: 1,
+  baseline: "1 loop",
+});
+rows.push({
+  bench: "machine",
+  name: "400 fork+exec, 2 parallel loops",
+  medianMs: median(f2),
+  ratio: median(f2) / median(f1),
+  baseline: "1 loop",
+});
+process.stderr.write(
+  `machine: 2 parallel fork loops are ${(median(f1) / median(f2)).toFixed(2)}x faster than 1 (the ceiling for -j 2 here)\n`,
+);
 
 const width = Math.max(...rows.map((r) => r.name.length));
 process.stdout.write(`bench (medians of ${ROUNDS} rounds after ${WARMUP} warm-up)\n`);
