@@ -1,0 +1,123 @@
+// What every wire protocol shares: the protocol-neutral shapes (tool calls, tool results, offered
+// tools, usage), Server-Sent Events framing (parse and encode), and reading required argument names
+// from a tool's JSON Schema. Pure functions; no runtime-specific APIs.
+import type { z } from "zod";
+import { ToolError } from "../errors.ts";
+
+/** A request or response body that does not have the protocol's shape. */
+export class WireError extends ToolError {
+  constructor(message: string) {
+    super(message, 3);
+    this.name = "WireError";
+  }
+}
+
+/** Checks `body` against `schema` (no defaults/transforms) and returns it as is; else throws a WireError. */
+export function parseWith<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const result = schema.safeParse(body);
+  // The body itself, not zod's copy: same key order and identity, so rewrites and hashes see the original.
+  if (result.success) return body as T;
+  const issue = result.error.issues[0];
+  const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+  throw new WireError(`Bad ${what}: ${issue?.message ?? "invalid"}${at}`);
+}
+
+/** One tool call as a model made it: id (when the protocol has one), tool name, parsed arguments. */
+export interface ToolCall {
+  id?: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** One tool result as the client sent it back: call id (or tool name for Gemini) and its content. */
+export interface ToolResult {
+  id?: string;
+  name?: string;
+  content: unknown;
+  isError?: boolean;
+}
+
+/** A tool the client offers the model: its name and the argument names its schema requires. */
+export interface OfferedTool {
+  name: string;
+  required: string[];
+}
+
+/** Token counts, protocol-neutral; each protocol maps them to its own field names. */
+export interface Usage {
+  input: number;
+  output: number;
+  cached?: number;
+  reasoning?: number;
+}
+
+/** One SSE event: its `event:` name (when given) and the joined `data:` lines. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/** Splits an SSE stream into events (LF or CRLF line ends; comments and `id:`/`retry:` ignored). */
+export function sseEvents(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  for (const block of text.replace(/\r\n?/g, "\n").split(/\n\n+/)) {
+    let event: string | undefined;
+    const data: string[] = [];
+    for (const line of block.split("\n")) {
+      if (line === "" || line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+      if (field === "event") event = value;
+      else if (field === "data") data.push(value);
+    }
+    if (data.length > 0)
+      events.push(event === undefined ? { data: data.join("\n") } : { event, data: data.join("\n") });
+  }
+  return events;
+}
+
+/** Encodes events as SSE text: `event: <name>\ndata: <json>` blocks joined by `eol` twice. */
+export function encodeSse(events: Array<{ event?: string; data: unknown }>, eol = "\n"): string {
+  return events
+    .map((e) => {
+      const head = e.event === undefined ? "" : `event: ${e.event}${eol}`;
+      return `${head}data: ${JSON.stringify(e.data)}${eol}${eol}`;
+    })
+    .join("");
+}
+
+/** The JSON data of every event, skipping non-JSON payloads such as `[DONE]`. */
+export function sseJson(text: string): Array<{ event?: string; data: Record<string, unknown> }> {
+  return sseEvents(text).flatMap((e) => {
+    try {
+      const data = JSON.parse(e.data) as unknown;
+      return isRecord(data) ? [{ ...(e.event === undefined ? {} : { event: e.event }), data }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The `required` argument names of a JSON Schema object (empty when absent or malformed). */
+export function requiredArgs(schema: unknown): string[] {
+  if (!isRecord(schema) || !Array.isArray(schema.required)) return [];
+  return schema.required.filter((r): r is string => typeof r === "string");
+}
+
+/** True for a plain (non-array, non-null) object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Parses tool-call arguments given as a JSON string; a non-object or bad JSON yields `{}`. */
+export function parseArgs(value: unknown): Record<string, unknown> {
+  if (isRecord(value)) return value;
+  if (typeof value !== "string" || value.trim() === "") return {};
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,212 @@
+// Gemini (`:generateContent` and `:streamGenerateContent?alt=sse`, what Gemini CLI speaks): the
+// request fields we read (the rest is kept), functionDeclarations offered, functionResponse parts sent
+// back, replies as one GenerateContentResponse or its SSE form (`data: <json>\r\n\r\n`), and a
+// schema-valid JSON answer for the router call that sets generationConfig.responseJsonSchema.
+import { z } from "zod";
+import {
+  encodeSse,
+  isRecord,
+  type OfferedTool,
+  parseArgs,
+  parseWith,
+  requiredArgs,
+  sseJson,
+  type ToolCall,
+  type ToolResult,
+  type Usage,
+  WireError,
+} from "./common.ts";
+
+const Part = z.looseObject({});
+const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part).optional() });
+const Decl = z.looseObject({
+  name: z.string(),
+  parameters: z.unknown().optional(),
+  parametersJsonSchema: z.unknown().optional(),
+});
+const Tool = z.looseObject({ functionDeclarations: z.array(Decl).optional() });
+
+/** The request body, lenient: unknown fields pass through untouched. */
+export const GenerateContentRequest = z.looseObject({
+  contents: z.array(Content),
+  tools: z.array(Tool).optional(),
+  generationConfig: z.looseObject({}).optional(),
+});
+export type GenerateContentRequest = z.infer<typeof GenerateContentRequest>;
+
+/** A GenerateContentResponse (one SSE chunk, or the whole non-streaming reply). */
+export interface GenerateContentResponse {
+  candidates: Array<{
+    content: { role: string; parts: Array<Record<string, unknown>> };
+    finishReason?: string;
+    index: number;
+  }>;
+  usageMetadata?: Record<string, number>;
+  modelVersion?: string;
+  responseId?: string;
+}
+
+/** Options of the reply builders: model version and response id. */
+export interface ReplyOptions {
+  id?: string;
+  model?: string;
+}
+
+/** Parses a request body; throws WireError on a body that is not a generateContent request. */
+export function parseRequest(body: unknown): GenerateContentRequest {
+  return parseWith(GenerateContentRequest, body, "Gemini generateContent request");
+}
+
+/** The function declarations the request offers, with their required args. */
+export function toolsOffered(req: GenerateContentRequest): OfferedTool[] {
+  return (req.tools ?? []).flatMap((t) =>
+    (t.functionDeclarations ?? []).map((d) => ({
+      name: d.name,
+      required: requiredArgs(d.parametersJsonSchema ?? d.parameters),
+    })),
+  );
+}
+
+/** Every functionResponse part in the contents, in order. */
+export function toolResults(req: GenerateContentRequest): ToolResult[] {
+  return req.contents.flatMap((c) =>
+    (c.parts ?? []).flatMap((p) => {
+      const fr = p.functionResponse;
+      if (!isRecord(fr)) return [];
+      return [
+        {
+          ...(typeof fr.id === "string" ? { id: fr.id } : {}),
+          name: String(fr.name ?? ""),
+          content: fr.response ?? null,
+        },
+      ];
+    }),
+  );
+}
+
+/** True when any content carries a functionResponse part. */
+export function hasToolResult(req: GenerateContentRequest): boolean {
+  return toolResults(req).length > 0;
+}
+
+/** The JSON Schema the router asks its answer to follow (responseJsonSchema or responseSchema), if any. */
+export function responseSchema(req: GenerateContentRequest): unknown {
+  const g = req.generationConfig ?? {};
+  return g.responseJsonSchema ?? g.responseSchema;
+}
+
+/** A value valid for a (simple) JSON Schema: enums take their first value, numbers their minimum or 1. */
+export function sampleForSchema(schema: unknown): unknown {
+  if (!isRecord(schema)) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? "object")).toLowerCase();
+  if (type === "string") return "mock";
+  if (type === "integer" || type === "number") return typeof schema.minimum === "number" ? schema.minimum : 1;
+  if (type === "boolean") return false;
+  if (type === "array") return [sampleForSchema(schema.items)];
+  if (type === "null") return null;
+  const props = isRecord(schema.properties) ? schema.properties : {};
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sampleForSchema(v)]));
+}
+
+function usageOf(u: Usage): Record<string, number> {
+  return {
+    promptTokenCount: u.input,
+    candidatesTokenCount: u.output,
+    totalTokenCount: u.input + u.output + (u.reasoning ?? 0),
+    ...(u.cached ? { cachedContentTokenCount: u.cached } : {}),
+    ...(u.reasoning ? { thoughtsTokenCount: u.reasoning } : {}),
+  };
+}
+
+function reply(
+  parts: Array<Record<string, unknown>>,
+  usage: Usage,
+  o: ReplyOptions,
+): GenerateContentResponse {
+  return {
+    candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+    usageMetadata: usageOf(usage),
+    modelVersion: o.model ?? "mock-model",
+    responseId: o.id ?? "mock-response",
+  };
+}
+
+/** A final text reply. */
+export function textResponse(text: string, usage: Usage, o: ReplyOptions = {}): GenerateContentResponse {
+  return reply([{ text }], usage, o);
+}
+
+/** A reply with functionCall parts (ids kept when given), optionally after a text part. */
+export function toolCallResponse(
+  calls: ToolCall[],
+  usage: Usage,
+  o: ReplyOptions & { text?: string } = {},
+): GenerateContentResponse {
+  const parts = calls.map((c) => ({
+    functionCall: { ...(c.id ? { id: c.id } : {}), name: c.name, args: c.args },
+  }));
+  return reply([...(o.text ? [{ text: o.text }] : []), ...parts], usage, o);
+}
+
+/** The answer to a router call: JSON text valid for its response schema. */
+export function routerResponse(
+  req: GenerateContentRequest,
+  usage: Usage,
+  o: ReplyOptions = {},
+): GenerateContentResponse {
+  return textResponse(JSON.stringify(sampleForSchema(responseSchema(req))), usage, o);
+}
+
+/** The SSE form of a reply: a single `data:` chunk ended by CRLF CRLF, as the Gemini API sends. */
+export function toSse(resp: GenerateContentResponse): string {
+  return encodeSse([{ data: resp }], "\r\n");
+}
+
+/** Assembles streamed chunks into one reply: parts concatenated, finishReason and usage from the last. */
+export function parseSse(text: string): GenerateContentResponse {
+  const chunks = sseJson(text).map((e) => e.data as unknown as GenerateContentResponse);
+  const last = chunks.at(-1);
+  if (!last) throw new WireError("Gemini stream has no data chunk");
+  const parts = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []);
+  const finishReason = chunks.findLast((c) => c.candidates?.[0]?.finishReason)?.candidates[0]?.finishReason;
+  const usageMetadata = chunks.findLast((c) => c.usageMetadata)?.usageMetadata;
+  return {
+    candidates: [{ content: { role: "model", parts }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+    ...(usageMetadata ? { usageMetadata } : {}),
+    ...(last.modelVersion ? { modelVersion: last.modelVersion } : {}),
+    ...(last.responseId ? { responseId: last.responseId } : {}),
+  };
+}
+
+/** The functionCall parts of a reply (an object, or SSE text which is assembled first). */
+export function extractToolCalls(response: unknown): ToolCall[] {
+  const resp = typeof response === "string" ? parseSse(response) : response;
+  if (!isRecord(resp) || !Array.isArray(resp.candidates)) return [];
+  const parts =
+    (resp.candidates[0] as GenerateContentResponse["candidates"][0] | undefined)?.content?.parts ?? [];
+  return parts.flatMap((p) => {
+    const fc = p.functionCall;
+    if (!isRecord(fc)) return [];
+    return [
+      {
+        ...(typeof fc.id === "string" ? { id: fc.id } : {}),
+        name: String(fc.name),
+        args: parseArgs(fc.args),
+      },
+    ];
+  });
+}
+
+/** An error body in the Google API shape. */
+export function errorBody(status: number, message: string): Record<string, unknown> {
+  const s =
+    status === 429
+      ? "RESOURCE_EXHAUSTED"
+      : status === 404
+        ? "NOT_FOUND"
+        : status >= 500
+          ? "INTERNAL"
+          : "INVALID_ARGUMENT";
+  return { error: { code: status, message, status: s } };
+}
