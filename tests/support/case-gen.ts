@@ -2,19 +2,8 @@
 // cases produce) in a directory, for `bun run bench` and load tests of the grader. Same seed, same
 // bytes. Every assertion is meant to pass, so a bench run also checks the grade is still correct.
 import { join } from "node:path";
+import { prng } from "./cassette-gen.ts";
 import { writeCase } from "./grade.ts";
-
-/** mulberry32: a tiny deterministic PRNG; the stream only has to be stable within this repo. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   "login",
