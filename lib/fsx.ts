@@ -3,6 +3,7 @@
 // leave a root. It does not parse formats; lib/<format>.ts does that on top of these.
 import { randomBytes } from "node:crypto";
 import {
+  accessSync,
   closeSync,
   constants,
   fsyncSync,
@@ -16,7 +17,7 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { flockExclusive } from "./runtime.ts";
 
 /**
@@ -160,4 +161,28 @@ export function resolveInside(
 export function ensureDir(path: string, mode = 0o755): string {
   mkdirSync(path, { recursive: true, mode });
   return path;
+}
+
+/** True when `path` exists and this process may execute it. */
+export function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every executable named `name` in the directories of `searchPath` (a PATH value), in order. */
+export function executablesOnPath(name: string, searchPath: string | undefined): string[] {
+  return (searchPath ?? "")
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, name))
+    .filter(isExecutable);
+}
+
+/** The first executable named `name` on `searchPath`, or null (which(1)). */
+export function which(name: string, searchPath: string | undefined): string | null {
+  return executablesOnPath(name, searchPath)[0] ?? null;
 }

@@ -17,10 +17,11 @@
 //   write v.proof to OUT/sandbox.json; v.started and v.proof.ok, or the case fails
 // With roBinds `inside` under the work dir, bwrap and unshare create an empty placeholder file there
 // on the host (the mount point); write the gh wrapper script yourself instead if that is in the way.
-import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { UsageError } from "./errors.ts";
+import { which } from "./fsx.ts";
 import { run } from "./proc.ts";
 import { firstLine, usernsBlockers } from "./sandbox/_diagnose.ts";
 import {
@@ -97,20 +98,6 @@ export interface DetectOptions {
 
 /** The command that installs the preferred mechanism, for messages (and tests in CI). */
 export const INSTALL_HINT = "apt-get install -y bubblewrap";
-
-function which(name: string, searchPath: string): string | null {
-  for (const dir of searchPath.split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // keep looking
-    }
-  }
-  return null;
-}
 
 /** Builds a Sandbox for a mechanism from resolved tool paths (no probing). */
 export function makeSandbox(mechanism: SandboxMechanism, ctx: WrapContext): Sandbox {

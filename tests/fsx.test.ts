@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { resolveInside, withFileLock, writeFileAtomic } from "../lib/fsx.ts";
+import { executablesOnPath, resolveInside, which, withFileLock, writeFileAtomic } from "../lib/fsx.ts";
 import { tempDir } from "./support/tmp.ts";
 
 describe("writeFileAtomic", () => {
@@ -83,5 +83,36 @@ describe("withFileLock", () => {
     );
     // Every "in" is followed directly by its own "out": no interleaving.
     for (let k = 0; k < order.length; k += 2) expect(order[k + 1]).toBe(order[k]!.replace("in", "out"));
+  });
+});
+
+describe("which / executablesOnPath", () => {
+  test("finds executables in PATH order, skipping empty entries and non-executable files", () => {
+    using dir = tempDir();
+    for (const [sub, mode] of [
+      ["a", 0o644],
+      ["b", 0o755],
+      ["c", 0o755],
+    ] as const) {
+      mkdirSync(join(dir.path, sub));
+      writeFileSync(join(dir.path, sub, "tool"), "#!/bin/sh\n");
+      chmodSync(join(dir.path, sub, "tool"), mode);
+    }
+    const path = [
+      "",
+      join(dir.path, "a"),
+      join(dir.path, "missing"),
+      join(dir.path, "b"),
+      join(dir.path, "c"),
+    ].join(":");
+    expect({
+      all: executablesOnPath("tool", path),
+      first: which("tool", path),
+      none: which("tool", undefined),
+    }).toEqual({
+      all: [join(dir.path, "b", "tool"), join(dir.path, "c", "tool")],
+      first: join(dir.path, "b", "tool"),
+      none: null,
+    });
   });
 });

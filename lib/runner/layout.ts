@@ -4,10 +4,10 @@
 //   WORK/home/ (HOME)   WORK/gh-config/ (GH_CONFIG_DIR)   WORK/scripts/ (EVAL_SCRIPTS_DIR)
 //   WORK/gh-calls.jsonl (the call log, outside OUT)   WORK/cassettes.json or WORK/empty-cassettes.json
 // and the subject's environment, which holds these paths and nothing else from the host.
-import { accessSync, chmodSync, constants, cpSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ensureDir } from "../fsx.ts";
+import { delimiter, join } from "node:path";
+import { ensureDir, which } from "../fsx.ts";
 
 /** Absolute paths of one run's work directory. */
 export interface Work {
@@ -69,24 +69,13 @@ export function makeWorkRoot(): string {
   return dir;
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The first executable `name` in the system directories (readable by any user and bound into every
  * sandbox), else on the runner's PATH.
  */
 export function findTool(name: string): string | null {
   const system = ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"];
-  const path = (process.env.PATH ?? "").split(":").filter(Boolean);
-  for (const dir of [...system, ...path]) if (executable(join(dir, name))) return join(dir, name);
-  return null;
+  return which(name, [...system, process.env.PATH ?? ""].join(delimiter));
 }
 
 function execWrapper(target: string): string {

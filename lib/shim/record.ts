@@ -3,11 +3,11 @@
 // before it is kept, and one in which a credential shape survives redaction is refused. Captures
 // are written once, when the invocation ends, atomically and preserving the cassette's mode.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { pyJsonDumps } from "../_py/json.ts";
 import { CallIndex, type CassetteCall, cassetteCalls, normalizeArgv, readCassetteText } from "../cassette.ts";
-import { ensureDir, writeFileAtomic } from "../fsx.ts";
+import { ensureDir, executablesOnPath, writeFileAtomic } from "../fsx.ts";
 import { DETECTORS, type Detector, findSecrets, redactText } from "../redact.ts";
 
 /** Set in the real gh's environment: a shim that sees it is being recorded through itself. */
@@ -27,11 +27,8 @@ const SHIM_MARKS = ["gh_shim.py", "gh-shim", "scripts/proctor.ts", RECORDING_MAR
 /** The first executable `gh` on PATH that is not this shim, or null. */
 export function findRealGh(pathVar: string | undefined, self: readonly string[]): string | null {
   const selfReal = new Set(self.flatMap((p) => (p ? [safeRealpath(p)] : [])));
-  for (const dir of (pathVar ?? "").split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, process.platform === "win32" ? "gh.exe" : "gh");
+  for (const candidate of executablesOnPath(process.platform === "win32" ? "gh.exe" : "gh", pathVar)) {
     try {
-      accessSync(candidate, constants.X_OK);
       const st = statSync(candidate);
       if (!st.isFile() || selfReal.has(safeRealpath(candidate))) continue;
       if (st.size < 1024 * 1024) {
