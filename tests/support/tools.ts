@@ -3,6 +3,7 @@
 // here ever skips.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { which } from "../../lib/fsx.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const NODE_BIN = join(ROOT, "node_modules", ".bin");
@@ -10,14 +11,6 @@ const NODE_BIN = join(ROOT, "node_modules", ".bin");
 function need(path: string, install: string): string {
   if (!existsSync(path)) throw new Error(`Missing ${path}: run \`${install}\``);
   return path;
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(":")) {
-    const p = join(dir, name);
-    if (dir && existsSync(p)) return p;
-  }
-  return undefined;
 }
 
 /** Absolute paths of the pinned executables the tests use. */
@@ -29,7 +22,7 @@ export const BIN = {
     return need(join(NODE_BIN, "deno"), "npm ci");
   },
   get node() {
-    return need(onPath("node") ?? "/usr/bin/node", "apt-get install -y nodejs");
+    return need(which("node", process.env.PATH) ?? "/usr/bin/node", "apt-get install -y nodejs");
   },
 } as const;
 
