@@ -12,10 +12,10 @@ const TOOLS: Record<string, () => Promise<{ main: ToolMain }>> = {
   "gh-shim": () => import("./gh-shim.ts"),
   grade: () => import("./grade.ts"),
   "run-eval": () => import("./run-eval.ts"),
+  "agent-eval": () => import("./agent-eval.ts"),
+  "eval-steps": () => import("./eval-steps.ts"),
+  "eval-mcp": () => import("./eval-mcp.ts"),
 };
-
-/** Tools named by the design whose lanes have not landed yet: a clear refusal, not a toy. */
-const PLANNED = ["agent-eval", "eval-steps", "eval-mcp"] as const;
 
 const USAGE = `proctor ${VERSION}: evidence that an agent change made it better or worse
 
@@ -25,6 +25,9 @@ Tools:
   gh-shim    the PATH-fronted gh that replays cassettes (linked as gh it is gh)
   grade      grade a case's artifacts; lint cases, issues, branches, commits, PRs, run-log records
   run-eval   run hermetic cases in a network sandbox and grade them (-j N, --junit, --json)
+  agent-eval blinded promotion (lock, run, verdict, verify, plan), Docker suites (suite), reports
+  eval-steps step suites: harvest shadow traffic, replay against a model, judge
+  eval-mcp   MCP server (stdio) showing scorecards and step harvests to agents
 `;
 
 function toolName(invoked: string): string {
@@ -38,7 +41,7 @@ function toolName(invoked: string): string {
 export async function dispatch(argv0: string, args: string[]): Promise<number> {
   let name = toolName(argv0);
   let rest = args;
-  if (!(name in TOOLS) && !(PLANNED as readonly string[]).includes(name)) {
+  if (!(name in TOOLS)) {
     const [first, ...others] = args;
     if (first === undefined || first === "--help" || first === "-h" || first === "help") {
       process.stdout.write(USAGE);
@@ -53,12 +56,7 @@ export async function dispatch(argv0: string, args: string[]): Promise<number> {
   }
   const load = TOOLS[name];
   if (!load) {
-    const planned = (PLANNED as readonly string[]).includes(name);
-    process.stderr.write(
-      planned
-        ? `✗ proctor ${VERSION}: "${name}" is not in this build yet\n`
-        : `✗ Unknown tool "${name}": expected one of ${Object.keys(TOOLS).join(", ")}\n`,
-    );
+    process.stderr.write(`✗ Unknown tool "${name}": expected one of ${Object.keys(TOOLS).join(", ")}\n`);
     return 2;
   }
   const { main } = await load();

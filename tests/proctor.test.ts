@@ -46,13 +46,14 @@ describe("proctor dispatches", () => {
       },
     },
     {
-      name: "a tool not in this build is refused with 2",
-      argv: ["agent-eval", "run"],
-      expected: {
-        exitCode: 2,
-        stdout: "",
-        stderr: `✗ proctor ${VERSION}: "agent-eval" is not in this build yet\n`,
-      },
+      name: "agent-eval link --version",
+      argv: ["agent-eval", "--version"],
+      expected: { exitCode: 0, stdout: `${VERSION}\n`, stderr: "" },
+    },
+    {
+      name: "eval-steps link --version",
+      argv: ["eval-steps", "--version"],
+      expected: { exitCode: 0, stdout: `${VERSION}\n`, stderr: "" },
     },
     {
       name: "an unknown first word is a usage error",
@@ -60,7 +61,7 @@ describe("proctor dispatches", () => {
       expected: {
         exitCode: 2,
         stdout: "",
-        stderr: '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade, run-eval\n',
+        stderr: '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade, run-eval, agent-eval, eval-steps, eval-mcp\n',
       },
     },
   ];

@@ -1,0 +1,31 @@
+#!/usr/bin/env bun
+// agent-eval: the real-agent lanes. The promotion lane (lock, run, verdict, verify, plan) keeps
+// agent_eval.py's contract: exit codes 0/2/3/4, never 1, one JSON object on stdout per subcommand.
+// `suite` runs whole-task suites in Docker; `report` renders a promotion run as one HTML file.
+// Each subcommand's citty definition lives in scripts/agent-eval/<area>.ts and is loaded lazily.
+import { defineCommand } from "citty";
+import { runTool } from "../lib/cli.ts";
+import { isMain } from "../lib/runtime.ts";
+import { VERSION } from "../lib/version.ts";
+
+const promotion = () => import("./agent-eval/promotion.ts");
+
+const command = defineCommand({
+  meta: { name: "agent-eval", version: VERSION, description: "promotion lane and whole-task suites" },
+  subCommands: {
+    lock: () => promotion().then((m) => m.lock),
+    run: () => promotion().then((m) => m.run),
+    verdict: () => promotion().then((m) => m.verdict),
+    verify: () => promotion().then((m) => m.verify),
+    plan: () => promotion().then((m) => m.plan),
+    suite: () => import("./agent-eval/suite.ts").then((m) => m.suite),
+    report: () => import("./agent-eval/report.ts").then((m) => m.report),
+  },
+});
+
+/** Runs agent-eval with `rawArgs` and returns its exit code (never 1: a bad command line is 2). */
+export function main(rawArgs: string[]): Promise<number> {
+  return runTool(command, rawArgs, { usageExit: 2, remap: (e) => (e.exitCode === 1 ? 4 : undefined) });
+}
+
+if (isMain(import.meta)) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,24 @@
+#!/usr/bin/env bun
+// eval-steps: step suites. `harvest` turns shadow-traffic pairs into redacted step cases (fail
+// closed), `run` replays them against a model endpoint and scores them, `judge` grades pairs into
+// the history file that `harvest --select judge-loss` reads. Subcommands live in scripts/eval-steps/.
+import { defineCommand } from "citty";
+import { runTool } from "../lib/cli.ts";
+import { isMain } from "../lib/runtime.ts";
+import { VERSION } from "../lib/version.ts";
+
+const command = defineCommand({
+  meta: { name: "eval-steps", version: VERSION, description: "harvest, replay and judge step suites" },
+  subCommands: {
+    harvest: () => import("./eval-steps/harvest.ts").then((m) => m.harvest),
+    run: () => import("./eval-steps/run.ts").then((m) => m.run),
+    judge: () => import("./eval-steps/judge.ts").then((m) => m.judge),
+  },
+});
+
+/** Runs eval-steps with `rawArgs` and returns its exit code. */
+export function main(rawArgs: string[]): Promise<number> {
+  return runTool(command, rawArgs, { usageExit: 2 });
+}
+
+if (isMain(import.meta)) process.exitCode = await main(process.argv.slice(2));
