@@ -6,9 +6,12 @@
 //   grade: grading a 30-assertion case, through the binary and in-process
 //   run-eval: harness overhead per case (a subject that does nothing, minus its own time), and 50
 //             generated cases at -j 1 and -j 2
+//   leak, docker, suite, harvest, dist, report: one module per lane, tests/bench/<area>.ts, each
+//             exporting bench(): BenchRow[] (MB/s, peak memory, sizes, ratios against a same-run floor)
+// BENCH_ONLY=shim,leak runs a subset ("core" = shim, grade, run-eval, machine).
 // Results go to stdout (a table) and .bench/results.json.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gradeCase } from "../../lib/grade/runner.ts";
 import { writeTrivialCases } from "../runner/support.ts";
@@ -60,165 +63,160 @@ async function timeInProcess(fn: () => Promise<unknown>): Promise<number> {
   return median(xs);
 }
 
-const bin = await binDir();
-using dir = tempDir("proctor-bench");
-const rows: { bench: string; name: string; medianMs: number; ratio: number; baseline: string }[] = [];
+/** One figure: a time, a rate or a size, with its ratio to a baseline measured in the same run. */
+export interface BenchRow {
+  bench: string;
+  name: string;
+  value: number;
+  unit: string;
+  ratio?: number;
+  baseline?: string;
+  target?: string;
+}
+
+const ONLY = new Set((process.env.BENCH_ONLY ?? "").split(",").filter(Boolean));
+const wanted = (area: string) => ONLY.size === 0 || ONLY.has(area);
+const rows: BenchRow[] = [];
+const ms = (bench: string, name: string, value: number, ratio: number, baseline: string) =>
+  rows.push({ bench, name, value, unit: "ms", ratio, baseline });
 const add = (bench: string, m: Map<string, number>, baseline: string) => {
   const base = m.get(baseline)!;
-  for (const [name, ms] of m) rows.push({ bench, name, medianMs: ms, ratio: ms / base, baseline });
+  for (const [name, t] of m) ms(bench, name, t, t / base, baseline);
 };
 
-// Shim: the index cache is written for a cassette that has stood unchanged for a moment (see
-// lib/shim/replay-cache.ts), so the cassettes are written first and the warm-up rounds build it.
-const shimCmds: Cmd[] = [
-  { name: "/bin/true", argv: ["/bin/true"] },
-  { name: "gh --version", argv: [join(bin, "gh"), "--version"] },
-];
-for (const n of [10, 10_000]) {
-  const path = join(dir.path, `cassette-${n}.json`);
-  writeFileSync(path, cassetteText(n));
-  const argv = generateCassette(n).calls[Math.floor(n / 2)]!.argv;
-  shimCmds.push({
-    name: `gh replay (${n} entries)`,
-    argv: [join(bin, "gh"), ...argv],
-    env: { EVAL_CASSETTES: path },
-  });
-}
-await new Promise((r) => setTimeout(r, 2100));
-add("shim", timeInterleaved(shimCmds), "gh --version");
+using dir = tempDir("proctor-bench");
+if (wanted("core")) await core();
 
-// Grade: a seeded 30-assertion case covering all six tools.
-const { caseDir, outDir } = makeCase30(join(dir.path, "case30"));
-add(
-  "grade",
-  timeInterleaved([
-    { name: "grade --version", argv: [join(bin, "grade"), "--version"] },
-    {
-      name: "grade 30 assertions (binary)",
-      argv: [join(bin, "grade"), "--case", caseDir, "--out", outDir],
-      env: { REPO_ROOT },
-    },
-  ]),
-  "grade --version",
-);
-const inProc = new Map<string, number>([
-  [
-    "read case.json (in-process baseline)",
-    await timeInProcess(async () => JSON.parse(await Bun.file(join(caseDir, "case.json")).text())),
-  ],
-  [
-    "gradeCase 30 assertions (in-process)",
-    await timeInProcess(() => gradeCase(caseDir, outDir, { repoRoot: REPO_ROOT })),
-  ],
-]);
-add("grade-inproc", inProc, "read case.json (in-process baseline)");
+async function core(): Promise<void> {
+  const bin = await binDir();
 
-// run-eval: fewer rounds, each round is a whole sandboxed run.
-function wall(argv: string[], env: Record<string, string> = {}): number {
-  const t0 = performance.now();
-  const r = spawnSync(argv[0]!, argv.slice(1), {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", CI: "true", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  if (r.status !== 0) throw new Error(`${argv.join(" ")}: exited ${r.status}: ${r.stderr}`);
-  return performance.now() - t0;
-}
-const RUN_ROUNDS = Number(process.env.BENCH_RUN_ROUNDS ?? 5);
-const trivial = writeTrivialCases(join(dir.path, "trivial"), 50);
-const ten = trivial.slice(0, 10);
-const subjectAlone: number[] = [];
-const perCase: number[] = [];
-const j1: number[] = [];
-const j2: number[] = [];
-for (let round = 0; round < RUN_ROUNDS + 1; round++) {
-  const s = wall(["bash", join(ten[0]!, "subject.sh")], { EVAL_OUT: dir.path });
-  const p = wall([join(bin, "run-eval"), "-j", "1", ...ten]) / ten.length;
-  const a = wall([join(bin, "run-eval"), "-j", "1", ...trivial]);
-  const b = wall([join(bin, "run-eval"), "-j", "2", ...trivial]);
-  if (round === 0) continue; // warm-up: stages the gh cache
-  subjectAlone.push(s);
-  perCase.push(p);
-  j1.push(a);
-  j2.push(b);
-}
-const overhead = median(perCase) - median(subjectAlone);
-rows.push({
-  bench: "run-eval",
-  name: "subject alone (bash subject.sh)",
-  medianMs: median(subjectAlone),
-  ratio: 1,
-  baseline: "itself",
-});
-rows.push({
-  bench: "run-eval",
-  name: "overhead per case (-j 1, 10 cases)",
-  medianMs: overhead,
-  ratio: overhead / 150,
-  baseline: "150 ms target",
-});
-rows.push({
-  bench: "run-eval",
-  name: "50 cases -j 1",
-  medianMs: median(j1),
-  ratio: 1,
-  baseline: "50 cases -j 1",
-});
-rows.push({
-  bench: "run-eval",
-  name: "50 cases -j 2",
-  medianMs: median(j2),
-  ratio: median(j2) / median(j1),
-  baseline: "50 cases -j 1",
-});
-process.stderr.write(
-  `run-eval: -j 2 is ${(median(j1) / median(j2)).toFixed(2)}x faster than -j 1 (target 1.7x)\n`,
-);
+  // Shim: the index cache is written for a cassette that has stood unchanged for a moment (see
+  // lib/shim/replay-cache.ts), so the cassettes are written first and the warm-up rounds build it.
+  const shimCmds: Cmd[] = [
+    { name: "/bin/true", argv: ["/bin/true"] },
+    { name: "gh --version", argv: [join(bin, "gh"), "--version"] },
+  ];
+  for (const n of [10, 10_000]) {
+    const path = join(dir.path, `cassette-${n}.json`);
+    writeFileSync(path, cassetteText(n));
+    const argv = generateCassette(n).calls[Math.floor(n / 2)]!.argv;
+    shimCmds.push({
+      name: `gh replay (${n} entries)`,
+      argv: [join(bin, "gh"), ...argv],
+      env: { EVAL_CASSETTES: path },
+    });
+  }
+  await new Promise((r) => setTimeout(r, 2100));
+  add("shim", timeInterleaved(shimCmds), "gh --version");
 
-// The machine's own ceiling for -j 2: process creation run as two parallel loops vs one loop doing
-// the same total work. A sandboxed case is mostly fork/exec, so -j 2 cannot beat this ratio here.
-function forkLoops(parallel: number, total: number): number {
-  const per = Math.floor(total / parallel);
-  const script = `for i in $(seq ${per}); do /bin/true; done`;
-  const t0 = performance.now();
-  const r = spawnSync(
-    "bash",
-    ["-c", Array.from({ length: parallel }, () => `(${script}) &`).join(" ") + " wait"],
-    {
-      stdio: "ignore",
-    },
+  // Grade: a seeded 30-assertion case covering all six tools.
+  const { caseDir, outDir } = makeCase30(join(dir.path, "case30"));
+  add(
+    "grade",
+    timeInterleaved([
+      { name: "grade --version", argv: [join(bin, "grade"), "--version"] },
+      {
+        name: "grade 30 assertions (binary)",
+        argv: [join(bin, "grade"), "--case", caseDir, "--out", outDir],
+        env: { REPO_ROOT },
+      },
+    ]),
+    "grade --version",
   );
-  if (r.status !== 0) throw new Error("fork loop failed");
-  return performance.now() - t0;
+  const inProc = new Map<string, number>([
+    [
+      "read case.json (in-process baseline)",
+      await timeInProcess(async () => JSON.parse(await Bun.file(join(caseDir, "case.json")).text())),
+    ],
+    [
+      "gradeCase 30 assertions (in-process)",
+      await timeInProcess(() => gradeCase(caseDir, outDir, { repoRoot: REPO_ROOT })),
+    ],
+  ]);
+  add("grade-inproc", inProc, "read case.json (in-process baseline)");
+
+  // run-eval: fewer rounds, each round is a whole sandboxed run.
+  function wall(argv: string[], env: Record<string, string> = {}): number {
+    const t0 = performance.now();
+    const r = spawnSync(argv[0]!, argv.slice(1), {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", CI: "true", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    if (r.status !== 0) throw new Error(`${argv.join(" ")}: exited ${r.status}: ${r.stderr}`);
+    return performance.now() - t0;
+  }
+  const RUN_ROUNDS = Number(process.env.BENCH_RUN_ROUNDS ?? 5);
+  const trivial = writeTrivialCases(join(dir.path, "trivial"), 50);
+  const ten = trivial.slice(0, 10);
+  const subjectAlone: number[] = [];
+  const perCase: number[] = [];
+  const j1: number[] = [];
+  const j2: number[] = [];
+  for (let round = 0; round < RUN_ROUNDS + 1; round++) {
+    const s = wall(["bash", join(ten[0]!, "subject.sh")], { EVAL_OUT: dir.path });
+    const p = wall([join(bin, "run-eval"), "-j", "1", ...ten]) / ten.length;
+    const a = wall([join(bin, "run-eval"), "-j", "1", ...trivial]);
+    const b = wall([join(bin, "run-eval"), "-j", "2", ...trivial]);
+    if (round === 0) continue; // warm-up: stages the gh cache
+    subjectAlone.push(s);
+    perCase.push(p);
+    j1.push(a);
+    j2.push(b);
+  }
+  const overhead = median(perCase) - median(subjectAlone);
+  ms("run-eval", "subject alone (bash subject.sh)", median(subjectAlone), 1, "itself");
+  ms("run-eval", "overhead per case (-j 1, 10 cases)", overhead, overhead / 150, "150 ms target");
+  ms("run-eval", "50 cases -j 1", median(j1), 1, "50 cases -j 1");
+  ms("run-eval", "50 cases -j 2", median(j2), median(j2) / median(j1), "50 cases -j 1");
+  process.stderr.write(
+    `run-eval: -j 2 is ${(median(j1) / median(j2)).toFixed(2)}x faster than -j 1 (target 1.7x)\n`,
+  );
+
+  // The machine's own ceiling for -j 2: process creation run as two parallel loops vs one loop doing
+  // the same total work. A sandboxed case is mostly fork/exec, so -j 2 cannot beat this ratio here.
+  function forkLoops(parallel: number, total: number): number {
+    const per = Math.floor(total / parallel);
+    const script = `for i in $(seq ${per}); do /bin/true; done`;
+    const t0 = performance.now();
+    const r = spawnSync(
+      "bash",
+      ["-c", Array.from({ length: parallel }, () => `(${script}) &`).join(" ") + " wait"],
+      {
+        stdio: "ignore",
+      },
+    );
+    if (r.status !== 0) throw new Error("fork loop failed");
+    return performance.now() - t0;
+  }
+  const f1: number[] = [];
+  const f2: number[] = [];
+  for (let round = 0; round < RUN_ROUNDS; round++) {
+    f1.push(forkLoops(1, 400));
+    f2.push(forkLoops(2, 400));
+  }
+  ms("machine", "400 fork+exec, 1 loop", median(f1), 1, "1 loop");
+  ms("machine", "400 fork+exec, 2 parallel loops", median(f2), median(f2) / median(f1), "1 loop");
+  process.stderr.write(
+    `machine: 2 parallel fork loops are ${(median(f1) / median(f2)).toFixed(2)}x faster than 1 (the ceiling for -j 2 here)\n`,
+  );
 }
-const f1: number[] = [];
-const f2: number[] = [];
-for (let round = 0; round < RUN_ROUNDS; round++) {
-  f1.push(forkLoops(1, 400));
-  f2.push(forkLoops(2, 400));
+
+// The lanes' benches: each module is optional until its lane lands, and runs alone too.
+for (const area of ["leak", "docker", "suite", "harvest", "dist", "report"]) {
+  if (!wanted(area)) continue;
+  const file = join(import.meta.dirname, `${area}.ts`);
+  if (!existsSync(file)) continue;
+  const mod = (await import(file)) as { bench: () => Promise<BenchRow[]> };
+  rows.push(...(await mod.bench()));
 }
-rows.push({
-  bench: "machine",
-  name: "400 fork+exec, 1 loop",
-  medianMs: median(f1),
-  ratio: 1,
-  baseline: "1 loop",
-});
-rows.push({
-  bench: "machine",
-  name: "400 fork+exec, 2 parallel loops",
-  medianMs: median(f2),
-  ratio: median(f2) / median(f1),
-  baseline: "1 loop",
-});
-process.stderr.write(
-  `machine: 2 parallel fork loops are ${(median(f1) / median(f2)).toFixed(2)}x faster than 1 (the ceiling for -j 2 here)\n`,
-);
 
 const width = Math.max(...rows.map((r) => r.name.length));
-process.stdout.write(`bench (medians of ${ROUNDS} rounds after ${WARMUP} warm-up)\n`);
+process.stdout.write(`bench (medians of ${ROUNDS} rounds after ${WARMUP} warm-up where timed)\n`);
 for (const r of rows) {
+  const vs = r.ratio === undefined ? "" : `  x${r.ratio.toFixed(2)} of ${r.baseline}`;
+  const target = r.target ? `  (target ${r.target})` : "";
   process.stdout.write(
-    `  ${r.bench.padEnd(13)} ${r.name.padEnd(width)}  ${r.medianMs.toFixed(2).padStart(8)} ms  x${r.ratio.toFixed(2)} of ${r.baseline}\n`,
+    `  ${r.bench.padEnd(13)} ${r.name.padEnd(width)}  ${r.value.toFixed(2).padStart(10)} ${r.unit.padEnd(5)}${vs}${target}\n`,
   );
 }
 mkdirSync(join(REPO_ROOT, ".bench"), { recursive: true });
