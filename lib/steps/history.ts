@@ -1,0 +1,110 @@
+// The judge history file (`--history`): JSON Lines, one line per judged pair, appended by
+// `eval-steps judge` and read by `eval-steps harvest --select judge-loss` (a pair whose candidate the
+// judge scored below the control by more than --judge-loss) and by the judge itself (ids already
+// graded are skipped). Only successful gradings are written: a pair whose judge call failed stays
+// ungraded, so the next run tries it again. This module owns the format, reading and appending; it
+// does not call a judge (lib/steps/judge.ts does).
+import { appendFileSync, readFileSync } from "node:fs";
+import { z } from "zod";
+import { ConfigError } from "../errors.ts";
+import { withFileLock } from "../fsx.ts";
+
+const score = z.number().min(0).max(1);
+
+/** One arm's grade: a score in [0, 1] (1 = the rubric fully met) and the judge's short reason. */
+export const ArmGrade = z.looseObject({
+  score,
+  reason: z.string().optional().describe("the judge's one-line reason, clipped to 500 characters"),
+});
+export type ArmGrade = z.infer<typeof ArmGrade>;
+
+/** One judged pair: which pair, which judge and rubric, both arms' grades and their difference. */
+export const HistoryEntry = z.looseObject({
+  version: z.literal(1),
+  id: z.string().min(1).describe("the pair id in the pair store"),
+  experiment: z.string().min(1),
+  time: z.iso.datetime({ offset: true }).describe("when the pair was judged (RFC 3339)"),
+  judge: z.looseObject({
+    model: z.string().min(1).describe("the judge model as given to --judge-model"),
+    rubric: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/)
+      .describe("sha256 of the rubric text, so histories from different rubrics are told apart"),
+  }),
+  control: ArmGrade,
+  candidate: ArmGrade,
+  delta: z.number().min(-1).max(1).describe("candidate.score - control.score (negative: candidate lost)"),
+  order: z
+    .enum(["control-first", "candidate-first"])
+    .describe("which answer the judge saw first (seeded per pair, against position bias)"),
+  seed: z.number().int().describe("the --seed of the judge run"),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/** The JSON Schema committed as schemas/step-history.schema.json. */
+export function historyJsonSchema(): unknown {
+  return z.toJSONSchema(HistoryEntry);
+}
+
+/** How far the judge put the candidate below the control (control - candidate; > 0 means a loss). */
+export function judgeLoss(entry: HistoryEntry): number {
+  return entry.control.score - entry.candidate.score;
+}
+
+/** Parses history JSONL text (blank lines skipped); ConfigError naming the file, line and field. */
+export function parseHistory(text: string, path: string): HistoryEntry[] {
+  const entries: HistoryEntry[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch (error) {
+      throw new ConfigError(`Cannot parse history "${path}": line ${i + 1}: ${(error as Error).message}`);
+    }
+    const result = HistoryEntry.safeParse(data);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+      throw new ConfigError(
+        `Cannot load history "${path}": line ${i + 1}: ${issue?.message ?? "invalid"}${at}`,
+      );
+    }
+    entries.push(data as HistoryEntry);
+  });
+  return entries;
+}
+
+/** Reads a history file; a missing file is an empty history (the first judge run creates it). */
+export function loadHistory(path: string): HistoryEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new ConfigError(`Cannot read history "${path}": ${(error as Error).message}`, { cause: error });
+  }
+  return parseHistory(text, path);
+}
+
+/** The pair ids already judged for `experiment` (any judge, any rubric: a pair is graded once). */
+export function gradedIds(entries: readonly HistoryEntry[], experiment: string): Set<string> {
+  return new Set(entries.filter((e) => e.experiment === experiment).map((e) => e.id));
+}
+
+/** Serialises one entry as its JSONL line (validated first: a bad entry never reaches the file). */
+export function historyLine(entry: HistoryEntry): string {
+  HistoryEntry.parse(entry);
+  return `${JSON.stringify(entry)}\n`;
+}
+
+/**
+ * Appends entries under a lock (one write per entry, each a whole line, so concurrent judges never
+ * interleave a line); the file is created with mode 0600 because reasons may quote the request.
+ */
+export async function appendHistory(path: string, entries: readonly HistoryEntry[]): Promise<void> {
+  const lines = entries.map(historyLine);
+  await withFileLock(`${path}.lock`, () => {
+    for (const line of lines) appendFileSync(path, line, { mode: 0o600 });
+  });
+}
