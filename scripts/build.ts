@@ -1,34 +1,51 @@
 #!/usr/bin/env bun
 // Build script (never shipped). Drives the `bun build` CLI as a child process, so like every other
-// script it uses no Bun API and needs no exemption from the runtime seam. Compiles the one
-// multi-call binary `proctor` for each target, writes dist/SHA256SUMS in sha256sum format, and for
-// the host target lays links named after every tool in dist/bin/ so `dist/bin/gh` is the shim.
-//   bun run build                 host target only
-//   bun run build --all           every release target
-//   bun run build --bundles       also single-file Node and Deno bundles (dist/proctor.node.mjs, proctor.deno.mjs)
+// script it uses no Bun API and needs no exemption from the runtime seam.
+//   bun run build                 the host binary: dist/proctor-<os>-<arch>, dist/proctor, dist/bin/<tool> links
+//   bun run build --all           every release target, each also as dist/proctor-<os>-<arch>.tar.gz
+//   bun run build --archives      the host binary and its archive (what the action's local test installs)
+//   bun run build --bundles       only the single-file ESM bundles dist/js/<tool>.js for Node 20 and Deno 2
+// Every run rewrites dist/SHA256SUMS (sha256sum format) over the artifacts present in dist/.
+// Reproducible: the same commit, Bun version and SOURCE_DATE_EPOCH give byte-identical binaries,
+// archives and bundles, whatever the checkout path (tests/build.test.ts builds twice and compares).
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../lib/fsx.ts";
 import { run } from "../lib/proc.ts";
-import { runtimeName } from "../lib/runtime.ts";
+import { isMain, runtimeName } from "../lib/runtime.ts";
 import pkg from "../package.json" with { type: "json" };
+import { releaseArchive } from "./build/archive.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const DIST = join(ROOT, "dist");
-const ENTRY = join(ROOT, "scripts/proctor.ts");
 /** The bun CLI does the compiling, so this script itself needs no Bun API (it runs under node too). */
 const BUN = runtimeName() === "bun" ? process.execPath : join(ROOT, "node_modules", ".bin", "bun");
 
-/** Names the binary answers to (see scripts/proctor.ts). */
+/** Tool names the binary answers to (see scripts/proctor.ts); dist/bin links all of them. */
 export const LINKS = ["gh", "gh-shim", "grade", "run-eval", "agent-eval", "eval-steps", "eval-mcp"] as const;
+/**
+ * Links a release archive carries: every tool but `gh`, which would shadow the real GitHub CLI on a
+ * runner's PATH (run-eval stages its own gh inside the sandbox).
+ */
+export const ARCHIVE_LINKS = LINKS.filter((l) => l !== "gh");
+/** Tools built as Node/Deno bundles (dist/js/<tool>.js). */
+export const BUNDLES = ARCHIVE_LINKS;
 
-const TARGETS = [
-  "bun-linux-x64",
-  "bun-linux-arm64",
-  "bun-darwin-x64",
-  "bun-darwin-arm64",
-  "bun-windows-x64",
-] as const;
+/** Release targets. Windows is left out: the sandbox run-eval needs does not exist there. */
+export const TARGETS = ["bun-linux-x64", "bun-linux-arm64", "bun-darwin-x64", "bun-darwin-arm64"] as const;
+type Target = (typeof TARGETS)[number];
+
+const OPTIONS = ["--all", "--archives", "--bundles"];
 
 /** Flags every artifact shares: names kept in stack traces, whitespace and dead code dropped, one version. */
 const COMMON = [
@@ -37,24 +54,33 @@ const COMMON = [
   `--define=BUILD_VERSION=${JSON.stringify(pkg.version)}`,
 ];
 
-function hostTarget(): (typeof TARGETS)[number] {
-  const os = process.platform === "win32" ? "windows" : process.platform;
-  return `bun-${os}-${process.arch}` as (typeof TARGETS)[number];
+/** `proctor-linux-x64` for `bun-linux-x64`. */
+export function artifactName(target: Target): string {
+  return `proctor-${target.replace(/^bun-/, "")}`;
 }
 
-async function bunBuild(args: string[], what: string): Promise<void> {
-  const r = await run([BUN, "build", ENTRY, ...COMMON, ...args], { cwd: ROOT });
+function hostTarget(): Target {
+  const target = `bun-${process.platform}-${process.arch}`;
+  if (!(TARGETS as readonly string[]).includes(target))
+    throw new Error(`Cannot build for this machine: "${target}" is not one of ${TARGETS.join(", ")}`);
+  return target as Target;
+}
+
+async function bunBuild(entry: string, args: string[], what: string): Promise<void> {
+  const r = await run([BUN, "build", entry, ...COMMON, ...args], { cwd: ROOT });
   if (r.exitCode !== 0) {
     process.stderr.write(r.stderr);
     throw new Error(`Cannot build ${what}: bun build exited ${r.exitCode}`);
   }
 }
 
-function compile(target: (typeof TARGETS)[number], outfile: string): Promise<void> {
+function compile(target: Target, outfile: string): Promise<void> {
   // Precompiled bytecode cuts the binary's start by about a third (59 -> 41 ms here), and every
-  // replayed gh call pays that start. ESM keeps top-level await in the entries. Tools that run inside
-  // other people's repositories must not pick up their .env or bunfig.toml.
+  // replayed gh call pays that start; it is reproducible too (same bytes on every build). ESM keeps
+  // top-level await in the entries. Tools that run inside other people's repositories must not pick
+  // up their .env or bunfig.toml.
   return bunBuild(
+    join(ROOT, "scripts/proctor.ts"),
     [
       "--compile",
       `--target=${target}`,
@@ -68,37 +94,54 @@ function compile(target: (typeof TARGETS)[number], outfile: string): Promise<voi
   );
 }
 
-async function bundle(target: "node" | "deno"): Promise<string> {
-  const outfile = join(DIST, `proctor.${target}.mjs`);
-  // Deno runs Node-targeted ESM with node: built-ins as they are.
-  await bunBuild(["--target=node", "--format=esm", `--outfile=${outfile}`], `the ${target} bundle`);
-  // The entry's own `#!/usr/bin/env bun` line survives bundling: replace it with this runtime's.
-  const code = readFileSync(outfile, "utf8").replace(/^#!.*\n/, "");
-  writeFileSync(outfile, `#!/usr/bin/env ${target}\n${code}`);
-  chmodSync(outfile, 0o755);
-  return outfile;
+/** The generated entry of one tool's bundle: the tool's main, as its link in the binary would run it. */
+function bundleEntry(tool: (typeof BUNDLES)[number]): string {
+  const file = tool === "gh-shim" ? "gh-shim.ts" : `${tool}.ts`;
+  const lines = [
+    "// Generated by scripts/build.ts: the entry of one tool's Node/Deno bundle.",
+    `import { main } from "../../scripts/${file}";`,
+  ];
+  if (tool === "run-eval") {
+    // run-eval stages the running bundle itself as the sandbox's gh and calls it `<runtime> run-eval.js
+    // gh ...` (lib/runner/gh-stage.ts), so this bundle also answers to `gh` as its first word.
+    lines.push(
+      'import { ghMain } from "../../scripts/gh-shim.ts";',
+      "const args = process.argv.slice(2);",
+      'process.exitCode = args[0] === "gh" ? await ghMain(args.slice(1)) : await main(args);',
+    );
+  } else lines.push("process.exitCode = await main(process.argv.slice(2));");
+  return `${lines.join("\n")}\n`;
 }
 
-function sha256(path: string): string {
-  return createHash("sha256").update(readFileSync(path)).digest("hex");
+async function bundles(): Promise<void> {
+  // The generated entries sit at a fixed place in the tree, so the bundles' module comments are the
+  // same in every checkout.
+  const entries = join(DIST, ".entries");
+  const out = join(DIST, "js");
+  mkdirSync(entries, { recursive: true });
+  mkdirSync(out, { recursive: true });
+  for (const tool of BUNDLES) {
+    const entry = join(entries, `${tool}.ts`);
+    writeFileSync(entry, bundleEntry(tool));
+    const outfile = join(out, `${tool}.js`);
+    // Deno runs Node-targeted ESM with node: built-ins as they are.
+    await bunBuild(entry, ["--target=node", "--format=esm", `--outfile=${outfile}`], `the ${tool} bundle`);
+    writeFileSync(outfile, `#!/usr/bin/env node\n${readFileSync(outfile, "utf8").replace(/^#!.*\n/, "")}`);
+    chmodSync(outfile, 0o755);
+    process.stderr.write(`built dist/js/${tool}.js\n`);
+  }
+  rmSync(entries, { recursive: true, force: true });
 }
 
-const args = new Set(process.argv.slice(2));
-const targets = args.has("--all") ? TARGETS : [hostTarget()];
-mkdirSync(DIST, { recursive: true });
-const built: string[] = [];
-for (const target of targets) {
-  const name = `proctor-${target.replace(/^bun-/, "")}${target.includes("windows") ? ".exe" : ""}`;
-  await compile(target, join(DIST, name));
-  built.push(name);
-  process.stderr.write(`built dist/${name}\n`);
+/** Seconds for every archive entry's mtime: SOURCE_DATE_EPOCH (reproducible-builds.org), else 0. */
+function sourceDateEpoch(): number {
+  const raw = process.env.SOURCE_DATE_EPOCH;
+  if (raw === undefined || raw === "") return 0;
+  if (!/^\d+$/.test(raw)) throw new Error(`Cannot read SOURCE_DATE_EPOCH "${raw}": expected whole seconds`);
+  return Number(raw);
 }
-if (args.has("--bundles")) {
-  for (const t of ["node", "deno"] as const) built.push((await bundle(t)).slice(DIST.length + 1));
-}
-// The host binary under its plain name, and a link per tool.
-const host = `proctor-${hostTarget().replace(/^bun-/, "")}`;
-if (built.includes(host)) {
+
+function linkHost(host: string): void {
   rmSync(join(DIST, "proctor"), { force: true });
   symlinkSync(host, join(DIST, "proctor"));
   const bin = join(DIST, "bin");
@@ -106,10 +149,53 @@ if (built.includes(host)) {
   mkdirSync(bin);
   for (const link of LINKS) symlinkSync(join("..", host), join(bin, link));
 }
-const sums = readdirSync(DIST)
-  .filter((f) => built.includes(f))
-  .sort()
-  .map((f) => `${sha256(join(DIST, f))}  ${f}\n`)
-  .join("");
-writeFileSync(join(DIST, "SHA256SUMS"), sums);
-process.stderr.write(`wrote dist/SHA256SUMS (${built.length} files)\n`);
+
+/** dist/SHA256SUMS over every release artifact present: binaries, archives, bundles. */
+function writeSums(): number {
+  const artifacts = readdirSync(DIST)
+    .filter((f) => /^proctor-[a-z]+-[a-z0-9]+(\.tar\.gz)?$/.test(f))
+    .concat(existsSync(join(DIST, "js")) ? readdirSync(join(DIST, "js")).map((f) => `js/${f}`) : [])
+    .sort();
+  const lines = artifacts.map(
+    (f) =>
+      `${createHash("sha256")
+        .update(readFileSync(join(DIST, f)))
+        .digest("hex")}  ${f}\n`,
+  );
+  writeFileAtomic(join(DIST, "SHA256SUMS"), lines.join(""));
+  return artifacts.length;
+}
+
+/** Builds what `argv` asks for and returns the exit code (2: an unknown option). */
+export async function main(argv: string[]): Promise<number> {
+  const args = new Set(argv);
+  const unknown = [...args].filter((a) => !OPTIONS.includes(a));
+  if (unknown.length > 0) {
+    process.stderr.write(`✗ Unknown option "${unknown[0]}": expected ${OPTIONS.join(", ")}\n`);
+    return 2;
+  }
+  mkdirSync(DIST, { recursive: true });
+  const host = hostTarget();
+  const archives = args.has("--all") || args.has("--archives");
+  const targets: Target[] = args.has("--all")
+    ? [...TARGETS]
+    : args.has("--bundles") && !archives
+      ? []
+      : [host];
+  const mtime = sourceDateEpoch();
+  for (const target of targets) {
+    const name = artifactName(target);
+    await compile(target, join(DIST, name));
+    process.stderr.write(`built dist/${name}\n`);
+    if (!archives) continue;
+    const archive = releaseArchive({ dir: name, binary: join(DIST, name), links: ARCHIVE_LINKS, mtime });
+    writeFileAtomic(join(DIST, `${name}.tar.gz`), archive);
+    process.stderr.write(`wrote dist/${name}.tar.gz (${(archive.length / 1e6).toFixed(1)} MB)\n`);
+  }
+  if (targets.includes(host)) linkHost(artifactName(host));
+  if (args.has("--bundles")) await bundles();
+  process.stderr.write(`wrote dist/SHA256SUMS (${writeSums()} files)\n`);
+  return 0;
+}
+
+if (isMain(import.meta)) process.exitCode = await main(process.argv.slice(2));

@@ -5,7 +5,7 @@
 //   compiled binary      a hard link (else a copy) of the binary; bin/gh is a symlink to it, named gh
 //   from source on Bun   a copy of bun plus a code-split bundle of scripts/proctor.ts, built once per
 //                        source state (~90 ms); bin/gh is `exec bun --no-env-file proctor.js gh "$@"`
-//   Node bundle          a copy of node plus the bundle it runs; bin/gh execs the pair the same way
+//   Node/Deno bundle     a copy of node (deno) plus the bundle it runs; bin/gh execs the pair the same way
 // A cache directory we do not own, or that others can write, is never used; one unused for a day is
 // pruned. Cost: staging is ~3 ms when cached (a stat walk of lib/ and scripts/ for the key), ~90 ms
 // for a rebuilt bundle; a replayed gh call costs ~55 ms through the bundle, ~70 ms through the
@@ -155,8 +155,6 @@ async function doStage(): Promise<GhStage> {
     );
     return { kind: "binary", dir, binary: join(dir, "proctor") };
   }
-  if (runtimeName() === "deno")
-    throw new UpstreamError("run-eval cannot stage gh under Deno: use the binary");
   if (mode === "bundle") {
     const script = process.argv[1] ?? "";
     const name = basename(script);
@@ -164,7 +162,9 @@ async function doStage(): Promise<GhStage> {
       placeExecutable(exe, join(d, "runtime"));
       copyFileSync(script, join(d, name));
     });
-    return { kind: "script", dir, wrapper: wrapperText(join(dir, "runtime"), [join(dir, name)]) };
+    // Deno runs a script only through its `run` subcommand, with permissions granted up front.
+    const deno = runtimeName() === "deno" ? ["run", "-A", "--quiet", "--no-config"] : [];
+    return { kind: "script", dir, wrapper: wrapperText(join(dir, "runtime"), [...deno, join(dir, name)]) };
   }
   const parts = [`source\0${VERSION}\0${fileKey(exe)}`];
   sourceKey(join(ROOT, "lib"), parts);
