@@ -4,12 +4,14 @@
 // A driver does not know whether the CLI runs in a container or on the host, and never sees a
 // secret: the API key travels by NAME (AgentCommand.secretEnv) and the runner injects the value into
 // the exec environment only (never argv, never a file). Per-CLI details live in lib/agent/<cli>.ts.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { settingsObject } from "./agent/_common.ts";
 import { claude } from "./agent/claude.ts";
 import { codex } from "./agent/codex.ts";
 import { gemini } from "./agent/gemini.ts";
 import { ConfigError, messageOf } from "./errors.ts";
+import { writeFileAtomic } from "./fsx.ts";
 import type { Harness } from "./suite.ts";
 
 export { AgentParseError, settingsObject } from "./agent/_common.ts";
@@ -127,4 +129,13 @@ export function readSettings(path: string): Record<string, unknown> {
     throw new ConfigError(`Cannot read settings "${path}": ${messageOf(e)}`, { cause: e });
   }
   return settingsObject(text, `"${path}"`);
+}
+
+/** Creates an AgentCommand's dirs and files on this machine (the local runner; Docker copies them in). */
+export function materialize(cmd: AgentCommand): void {
+  for (const dir of cmd.dirs) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const f of cmd.files) {
+    mkdirSync(dirname(f.path), { recursive: true, mode: 0o700 });
+    writeFileAtomic(f.path, f.content, { mode: f.mode ?? 0o600 });
+  }
 }

@@ -50,15 +50,10 @@ function command(input: DriverInput): AgentCommand {
     },
     variantSettings(input),
   );
-  const argv = [
-    input.bin ?? "codex",
-    "exec",
-    "--json",
-    "--skip-git-repo-check",
-    "--ephemeral",
-    "--sandbox",
-    "workspace-write",
-  ];
+  const argv = [input.bin ?? "codex", "exec", "--json", "--skip-git-repo-check", "--ephemeral"];
+  // A variant that sets sandbox_mode (e.g. danger-full-access where the container is the sandbox and
+  // bwrap cannot make namespaces) gets it: the flag would override the config.
+  if (config.sandbox_mode === undefined) argv.push("--sandbox", "workspace-write");
   if (input.model) argv.push("-m", input.model);
   argv.push("-");
   return {

@@ -7,6 +7,7 @@
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { signV4 } from "../../lib/steps/replay-sigv4.ts";
 import {
   bedrock,
   gemini,
@@ -75,6 +76,8 @@ export interface MockRequest {
   model?: string;
   stream?: boolean;
   reply: string;
+  /** With MockOptions.sigv4: whether the request's SigV4 signature checked out. */
+  sigv4?: "ok" | "bad";
 }
 
 /** What a script function sees besides the logged request. */
@@ -95,6 +98,25 @@ export function toolLoop(calls: ToolCall[], final = "done", usage?: Usage): Scri
   return (_req, ctx) => (ctx.hasToolResult ? text(final, usage) : toolCalls(calls, usage ? { usage } : {}));
 }
 
+/**
+ * The shell-tool call each real CLI understands, by the protocol its request came on: Claude Code's
+ * `Bash` (Anthropic Messages and Bedrock), Codex's `exec_command` (Responses), Gemini CLI's
+ * `run_shell_command` (Gemini).
+ */
+export function shellCall(protocol: MockProtocol, cmd: string): ToolCall {
+  if (protocol === "responses") return { name: "exec_command", args: { cmd } };
+  if (protocol === "gemini") return { name: "run_shell_command", args: { command: cmd } };
+  return { name: "Bash", args: { command: cmd, description: "Run the command the test scripted" } };
+}
+
+/** A script for a real CLI: run `cmd` through its shell tool, then (once a tool result came back) answer `final`. */
+export function runCommand(cmd: string, final = "done", usage?: Usage): Script {
+  return (_req, ctx) =>
+    ctx.hasToolResult
+      ? text(final, usage)
+      : toolCalls([shellCall(ctx.protocol, cmd)], usage ? { usage } : {});
+}
+
 /** Server options: default script and usage, HEAD / status, JSONL log path, router auto-answer. */
 export interface MockOptions {
   script?: Script;
@@ -102,6 +124,8 @@ export interface MockOptions {
   headStatus?: number;
   logFile?: string;
   autoRouter?: boolean;
+  /** Verify AWS SigV4 on every aws-sigv4 request with these credentials (bad signature: 403). */
+  sigv4?: { accessKeyId: string; secretAccessKey: string; region: string; service?: string };
 }
 
 /** A running mock model server. */
@@ -157,6 +181,40 @@ function sendError(
   sendJson(res, status, body);
 }
 
+/** Recomputes a SigV4 signature over the signed headers as received; "ok" when it matches. */
+function checkSigV4(
+  req: IncomingMessage,
+  raw: string,
+  creds: NonNullable<MockOptions["sigv4"]>,
+): "ok" | "bad" {
+  const m =
+    /Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      String(req.headers.authorization ?? ""),
+    );
+  const stamp = String(req.headers["x-amz-date"] ?? "");
+  if (!m || m[1] !== creds.accessKeyId || m[3] !== creds.region || m[4] !== (creds.service ?? "bedrock"))
+    return "bad";
+  if (!/^\d{8}T\d{6}Z$/.test(stamp) || stamp.slice(0, 8) !== m[2]) return "bad";
+  const date = new Date(
+    `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`,
+  );
+  const signed = (m[5] ?? "").split(";");
+  const headers = Object.fromEntries(
+    signed.filter((h) => h !== "host" && h !== "x-amz-date").map((h) => [h, String(req.headers[h] ?? "")]),
+  );
+  const again = signV4({
+    method: req.method ?? "POST",
+    url: `http://${req.headers.host}${req.url}`,
+    headers,
+    body: raw,
+    region: creds.region,
+    service: creds.service ?? "bedrock",
+    credentials: creds,
+    date,
+  });
+  return again.headers.authorization === req.headers.authorization ? "ok" : "bad";
+}
+
 /** Starts the mock on 127.0.0.1, port 0. */
 export async function startMockModel(opts: MockOptions = {}): Promise<MockModel> {
   const requests: MockRequest[] = [];
@@ -186,6 +244,7 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
       Object.entries(req.headers).flatMap(([k, v]) => (SECRET_HEADERS.has(k) ? [] : [[k, String(v)]])),
     );
     const raw = await readBody(req);
+    const sigv4 = opts.sigv4 && auth.kind === "aws-sigv4" ? checkSigV4(req, raw, opts.sigv4) : undefined;
     const route = bedrock.routeOf(url.pathname);
     const protocol: MockProtocol | undefined = route ? "bedrock" : protocolForPath(url.pathname);
     const entry: MockRequest = {
@@ -198,6 +257,7 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
       scenario: sc.label,
       body: null,
       reply: "",
+      ...(sigv4 ? { sigv4 } : {}),
     };
     const fail = (status: number, message: string) => {
       entry.reply = `error ${status}`;
@@ -216,6 +276,7 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
       return;
     }
     if (!protocol) return fail(404, `mock-model: no route for ${req.method} ${url.pathname}`);
+    if (sigv4 === "bad") return fail(403, "mock-model: the SigV4 signature does not match");
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
       return fail(405, `mock-model: ${url.pathname} takes POST, not ${req.method}`);
