@@ -1,0 +1,134 @@
+// Blinding (agent_eval.py, reference §5.3 steps 15-16): the scrubber that makes a packet say nothing
+// about its arm, and the blind/ packets graders open. Scrubbing replaces, longest first, every
+// literal token (both arms' SHAs and skills trees with all their 7-12 character prefixes, every run,
+// temp and store path in its given, absolute and real forms), then each ref as a whole word only
+// (a ref `main` leaves `domain` alone but takes `main.py`'s `main`), then the words baseline and
+// candidate, all with `[redacted]`. Credentials a transcript may carry go through lib/redact first.
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, utimesSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { writeFileAtomic } from "../fsx.ts";
+import type { Criterion } from "../leak.ts";
+import { redactText } from "../redact.ts";
+import { FIXED_MTIME, sortedJson } from "./records.ts";
+
+export const REDACTED = "[redacted]";
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Each hex id with its 7-12 character prefixes. */
+export function withPrefixes(ids: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const id of ids) {
+    out.add(id);
+    for (let n = 7; n <= 12 && n < id.length; n++) out.add(id.slice(0, n));
+  }
+  return out;
+}
+
+/** A path in its given, absolute and real forms. */
+export function pathForms(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (p === "") continue;
+    out.add(p);
+    out.add(resolve(p));
+    try {
+      out.add(realpathSync(p));
+    } catch {
+      // gone already: the given forms are enough
+    }
+  }
+  return out;
+}
+
+/** The scrubber: `literals` anywhere (longest first), `refs` as whole words, then the arm words. */
+export function scrubber(literals: Iterable<string>, refs: Iterable<string>): (text: string) => string {
+  const lits = [...new Set(literals)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  const litRe = lits.length ? new RegExp(lits.map(escapeRegExp).join("|"), "g") : null;
+  const refList = [...new Set(refs)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  const refRe = refList.length
+    ? new RegExp(`(?<![A-Za-z0-9_])(?:${refList.map(escapeRegExp).join("|")})(?![A-Za-z0-9_])`, "g")
+    : null;
+  const armRe = /(?<![A-Za-z0-9_])(?:baseline|candidate)(?![A-Za-z0-9_])/gi;
+  return (text) => {
+    let out = litRe ? text.replace(litRe, REDACTED) : text;
+    if (refRe) out = out.replace(refRe, REDACTED);
+    return out.replace(armRe, REDACTED);
+  };
+}
+
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The out/ files of a run (relative, sorted), regular files only. */
+function outFiles(dir: string, rel = ""): string[] {
+  const out: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, rel)).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const child = rel === "" ? name : `${rel}/${name}`;
+    const st = lstatSync(join(dir, child));
+    if (st.isDirectory()) out.push(...outFiles(dir, child));
+    else if (st.isFile()) out.push(child);
+  }
+  return out;
+}
+
+/**
+ * Writes `blind/<bid>/` from `raw/<bid>/`: the scrubbed transcripts and call log, every UTF-8 out/
+ * file (under out/; the copies of the transcript and call log excepted; other files skipped) and
+ * criteria.json (ids and text only). Returns the packet's files, relative to blind/.
+ */
+export function writePacket(
+  blindDir: string,
+  bid: string,
+  rawDir: string,
+  criteria: readonly Criterion[],
+  scrub: (text: string) => string,
+): string[] {
+  const dir = join(blindDir, bid);
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  const put = (rel: string, text: string) => {
+    const path = join(dir, rel);
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileAtomic(path, scrub(redactText(text).text));
+    written.push(`${bid}/${rel}`);
+  };
+  for (const name of ["transcript.txt", "transcript.stderr.txt", "gh-calls.jsonl"]) {
+    let bytes: Uint8Array = new Uint8Array();
+    try {
+      bytes = readFileSync(join(rawDir, name));
+    } catch {
+      // the agent removed it: an empty file says so
+    }
+    put(name, decodeUtf8(bytes) ?? new TextDecoder().decode(bytes));
+  }
+  for (const rel of outFiles(join(rawDir, "out"))) {
+    if (rel === "transcript.txt" || rel === "gh-calls.jsonl") continue;
+    const text = decodeUtf8(readFileSync(join(rawDir, "out", rel)));
+    if (text !== null) put(`out/${rel}`, text);
+  }
+  writeFileAtomic(join(dir, "criteria.json"), sortedJson(criteria.map((c) => ({ id: c.id, text: c.text }))));
+  written.push(`${bid}/criteria.json`);
+  return written;
+}
+
+/** Sets one fixed mtime on a tree (links not followed), so creation order says nothing. */
+export function stampTree(path: string, mtime = FIXED_MTIME): void {
+  const st = lstatSync(path);
+  if (st.isSymbolicLink()) return;
+  if (st.isDirectory()) for (const name of readdirSync(path)) stampTree(join(path, name), mtime);
+  utimesSync(path, mtime, mtime);
+}

@@ -1,0 +1,648 @@
+// `agent-eval run` (agent_eval.py run, reference §5.3): both arms of a skills/ change, each run by a
+// real agent on a held-out task in its own fresh root, blinded, leak-checked, graded objectively,
+// sealed and recorded. What a finished run leaves in `<store>/runs/<run-id>/`:
+//
+//   provenance.json            gi-receipt field names: sha, clean_tree, executor, artifacts
+//                              [{path, sha256, bytes}], written_at; arms, task and lock digests,
+//                              harness digests, agent (declared + command + pass_env), posture,
+//                              isolation (sandbox mechanism, binds, probe), runs (per_arm,
+//                              timeout_s, min_runs, seed_supplied, seed_sha256), leakcheck,
+//                              key_sha256, verdict (null until `verdict`)
+//   sealed/key.json            {<bid>: {arm, index, raw, exit (int | "timeout"), duration_s,
+//                              checks_passed, leak, leak_reasons, skipped}}   operator only
+//   sealed/order.json          {seed, order: [bids in run order], nonce}      operator only
+//   raw/<bid>/                 the run's stage as the agent left it (workspace/, out/, home/, tmp/,
+//                              gh-config/, state/, bin/, prompt.txt, cassettes.json,
+//                              gh-calls.jsonl, transcript.txt, transcript.stderr.txt; sockets,
+//                              FIFOs and devices skipped) + checks.txt (grade output)  operator only
+//   checks/<bid>/case.json     {"name": "promotion/<task>", "grade": <rubric checks>}
+//   blind/<bid>/               transcript.txt, transcript.stderr.txt, gh-calls.jsonl (scrubbed),
+//                              out/<rel> (every UTF-8 out/ file, scrubbed), criteria.json [{id, text}]
+//   blind/scores.template.json {<bid>: {<criterion id>: null}} for sorted bids    graders fill this
+//   scores.json                the graders' scores, once `verdict` ran
+// blind/ and checks/ carry one fixed mtime (1980-01-01); graders open blind/ only.
+import { randomBytes } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname, tmpdir, userInfo } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { codepointCompare } from "../_py/text.ts";
+import { ConfigError, UpstreamError, UsageError } from "../errors.ts";
+import { type Arm, extractSkills, headSha, requireCleanTree, resolveArm, statusLines } from "../git.ts";
+import { renderGrade } from "../grade/render.ts";
+import { gradeCase } from "../grade/runner.ts";
+import {
+  findLeaks,
+  type Offender,
+  type ScanTarget,
+  scanRunRoot,
+  scanSkills,
+  walkRunRoot,
+  words,
+} from "../leak.ts";
+import { run as runProc } from "../proc.ts";
+import type { Sandbox } from "../sandbox.ts";
+import { prepareWorkDir } from "../sandbox.ts";
+import { Rng, shuffle } from "../stats.ts";
+import { pathForms, scrubber, stampTree, withPrefixes, writePacket } from "./blind.ts";
+import {
+  type AgentConfig,
+  loadAgentConfig,
+  loadLock,
+  loadPromotionTask,
+  loadRubric,
+  type PLACEHOLDERS,
+} from "./formats.ts";
+import { harnessDigests } from "./harness.ts";
+import { checkLocked } from "./lock.ts";
+import { ReportedError, refuseIfNeeded, resolveWhere } from "./options.ts";
+import {
+  ARMS,
+  type ArmName,
+  type Artifact,
+  fileSha256,
+  type KeyRecord,
+  sha256,
+  sortedJson,
+  writeSorted,
+} from "./records.ts";
+import {
+  checkReadable,
+  detectAgentSandbox,
+  type IsolationEvidence,
+  probeIsolation,
+  resolveAgentInstall,
+} from "./sandbox.ts";
+import { freshRoot, type RunRoot, stageRun } from "./stage.ts";
+
+export interface RunOptions {
+  taskId: string;
+  baseline: string;
+  candidate: string;
+  agentConfig: string;
+  runs?: number;
+  seed?: number;
+  timeoutS?: number;
+  sandbox?: boolean;
+  repo?: string;
+  store?: string;
+  lock?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Called as runs go (the entry shows it on a terminal only). */
+  progress?: (line: string) => void;
+}
+
+export interface RunResult {
+  run_id: string;
+  run_dir: string;
+  blind_dir: string;
+  scores_template: string;
+  runs: number;
+  leaks: number;
+}
+
+const MAX_SEED = 2 ** 32;
+
+function utcStamp(d: Date): string {
+  return d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** Runs the lane; throws ToolError subclasses with the lane's exit codes (2, 3, 4). */
+export async function promotionRun(opts: RunOptions): Promise<RunResult> {
+  const env = opts.env ?? process.env;
+  refuseIfNeeded(env);
+  const timeoutS = opts.timeoutS ?? 1800;
+  if (opts.runs !== undefined && (!Number.isInteger(opts.runs) || opts.runs < 1))
+    throw new UsageError(`--runs must be an integer >= 1, got ${opts.runs}`);
+  if (!Number.isFinite(timeoutS) || timeoutS < 1)
+    throw new UsageError(`--timeout must be >= 1, got ${timeoutS}`);
+  if (opts.seed !== undefined && (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed >= MAX_SEED))
+    throw new UsageError(`--seed must be an integer in 0..${MAX_SEED - 1}, got ${opts.seed}`);
+  const config = loadAgentConfig(opts.agentConfig);
+  const where = await resolveWhere(opts, env);
+  const { repo, store } = where;
+  await requireCleanTree(repo);
+  const head = await headSha(repo);
+  const arms = {
+    baseline: await resolveArm(repo, opts.baseline),
+    candidate: await resolveArm(repo, opts.candidate),
+  };
+  const harness = harnessDigests();
+  const task = loadPromotionTask(store, opts.taskId);
+  const rubric = loadRubric(store, opts.taskId);
+  const lock = loadLock(where.lock);
+  const locked = checkLocked(store, opts.taskId, lock);
+  if (!locked.ok) throw new ConfigError(locked.message);
+  if (isInside(real(store), join(real(repo), "skills")))
+    throw new ConfigError(`the store may not be inside skills/: ${store}`);
+  const tmp = real(tmpdir());
+  if (isInside(tmp, real(store)) || isInside(tmp, real(repo)))
+    throw new UpstreamError(
+      `the staging root ${tmp} is inside the store or the repository — set TMPDIR elsewhere`,
+    );
+  const perArm = opts.runs ?? task.min_runs;
+  const seed = opts.seed ?? randomBytes(4).readUInt32BE(0);
+  const install = resolveAgentInstall(config.command, process.cwd(), env.PATH ?? "");
+  const sandbox = opts.sandbox === false ? null : await detectAgentSandbox();
+  if (sandbox) checkReadable(sandbox, install.dirs);
+
+  const fixture = join(task.dir, "fixture_repo");
+  const cassettes = join(task.dir, "cassettes.json");
+  const fixtureDir = existsSync(fixture) ? fixture : null;
+  const cassettesFile = existsSync(cassettes) ? cassettes : null;
+  await preRunChecks(repo, arms, task.prompt, rubric, fixtureDir, cassettesFile, locked.rubric_sha256);
+
+  const runId = `${utcStamp(new Date())}-${task.id}-${randomBytes(3).toString("hex")}`;
+  const runDir = join(store, "runs", runId);
+  for (const d of ["sealed", "raw", "checks", "blind"]) mkdirSync(join(runDir, d), { recursive: true });
+
+  const plan = shuffle(
+    ARMS.flatMap((arm) => Array.from({ length: perArm }, (_, i) => ({ arm, index: i + 1 }))),
+    new Rng(seed),
+  );
+  const bids = new Set<string>();
+  const order = plan.map((p) => {
+    let bid = randomBytes(4).toString("hex");
+    while (bids.has(bid)) bid = randomBytes(4).toString("hex");
+    bids.add(bid);
+    return { ...p, bid };
+  });
+
+  const isolation = await isolationEvidence(sandbox, install.dirs, [repo, store, runDir]);
+  const key: Record<string, KeyRecord> = {};
+  const roots: string[] = [];
+  const started = performance.now();
+  for (const [i, item] of order.entries()) {
+    opts.progress?.(
+      `run ${i + 1} of ${order.length}  ${item.bid}  ${((performance.now() - started) / 1000).toFixed(0)}s`,
+    );
+    const root = freshRoot();
+    roots.push(root);
+    try {
+      key[item.bid] = await oneRun({
+        root,
+        repo,
+        arm: arms[item.arm],
+        armName: item.arm,
+        index: item.index,
+        bid: item.bid,
+        task,
+        rubric,
+        config,
+        executable: install.executable,
+        installDirs: install.dirs,
+        sandbox,
+        timeoutS,
+        env,
+        fixtureDir,
+        cassettesFile,
+        runDir,
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  opts.progress?.(`${order.length} runs done  ${((performance.now() - started) / 1000).toFixed(0)}s`);
+
+  if ((await headSha(repo)) !== head)
+    throw new UpstreamError("HEAD moved during the run — provenance would lie");
+  if ((await statusLines(repo)).length > 0) throw new UpstreamError("the tree became dirty during the run");
+
+  const sortedBids = [...bids].sort(codepointCompare);
+  const keySorted = Object.fromEntries(sortedBids.map((b) => [b, key[b]]));
+  writeSorted(join(runDir, "sealed", "key.json"), keySorted);
+  const nonce = randomBytes(16).toString("hex");
+  writeSorted(join(runDir, "sealed", "order.json"), { seed, order: order.map((o) => o.bid), nonce });
+
+  const literals = new Set<string>([
+    ...withPrefixes([
+      arms.baseline.sha,
+      arms.baseline.skills_tree,
+      arms.candidate.sha,
+      arms.candidate.skills_tree,
+    ]),
+    ...pathForms([...roots, runDir, store, repo]),
+    ...roots.map((r) => r.split("/").at(-1) ?? ""),
+    rubric.canary,
+  ]);
+  const scrub = scrubber(literals, [arms.baseline.ref, arms.candidate.ref]);
+  const blindDir = join(runDir, "blind");
+  for (const bid of sortedBids) writePacket(blindDir, bid, join(runDir, "raw", bid), rubric.criteria, scrub);
+  const template = Object.fromEntries(
+    sortedBids.map((b) => [b, Object.fromEntries(rubric.criteria.map((c) => [c.id, null]))]),
+  );
+  const templatePath = join(blindDir, "scores.template.json");
+  writeSorted(templatePath, template);
+  stampTree(blindDir);
+  stampTree(join(runDir, "checks"));
+
+  const artifacts = collectArtifacts(runDir, sortedBids);
+  const leaks = Object.values(key).filter((r) => r.leak).length;
+  const me = userInfo();
+  const provenance = {
+    schema: 1,
+    kind: "idd-promotion-provenance",
+    tool: "agent_eval",
+    sha: head,
+    clean_tree: true,
+    harness,
+    task: {
+      id: task.id,
+      skill: task.skill,
+      task_sha256: locked.task_sha256,
+      rubric_sha256: locked.rubric_sha256,
+      lock_path: relative(repo, where.lock) || where.lock,
+      lock_sha256: fileSha256(where.lock),
+    },
+    arms,
+    agent: {
+      declared: {
+        model: config.model,
+        cli: config.cli,
+        cli_version: config.cli_version,
+        tools: config.tools,
+      },
+      command: config.command,
+      pass_env: config.pass_env,
+    },
+    posture: {
+      github: "gh_shim cassette replay; GH tokens stripped",
+      network: sandbox
+        ? "unrestricted (model API); agent sandboxed: run root, read-only system and its own CLI only"
+        : "unrestricted (model API); not sandboxed (--no-sandbox)",
+    },
+    isolation,
+    runs: {
+      per_arm: perArm,
+      timeout_s: timeoutS,
+      min_runs: task.min_runs,
+      seed_supplied: opts.seed !== undefined,
+      seed_sha256: sha256(`${nonce}:${seed}`),
+    },
+    leakcheck: { pre: { held_out: "pass", staging: "pass" }, post_leaks: leaks },
+    key_sha256: fileSha256(join(runDir, "sealed", "key.json")),
+    executor: { user: me.username, uid: me.uid, host: hostname() },
+    written_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    artifacts,
+    verdict: null,
+  };
+  writeSorted(join(runDir, "provenance.json"), provenance);
+  return {
+    run_id: runId,
+    run_dir: runDir,
+    blind_dir: blindDir,
+    scores_template: templatePath,
+    runs: order.length,
+    leaks,
+  };
+}
+
+/** {path, sha256, bytes} for the sealed files, each run's transcripts and call log, and all of blind/. */
+export function collectArtifacts(runDir: string, bids: readonly string[]): Artifact[] {
+  const paths = ["sealed/key.json", "sealed/order.json"];
+  for (const bid of bids)
+    for (const f of ["transcript.txt", "transcript.stderr.txt", "gh-calls.jsonl"])
+      paths.push(`raw/${bid}/${f}`);
+  for (const e of walkRunRoot(join(runDir, "blind"))) if (e.type === "file") paths.push(`blind/${e.path}`);
+  return paths
+    .filter((p) => existsSync(join(runDir, p)))
+    .sort(codepointCompare)
+    .map((path) => ({
+      path,
+      sha256: fileSha256(join(runDir, path)),
+      bytes: statSync(join(runDir, path)).size,
+    }));
+}
+
+type Rubric = ReturnType<typeof loadRubric>;
+
+function heldOutReason(o: Offender, prompt: string): string {
+  if (o.kind === "held-out") return words(prompt).length < 8 ? "prompt-text" : "prompt-shingle";
+  return o.kind;
+}
+
+/** The pre-run held-out, criteria-shingle and staging checks; offenders are exit 3 with the report. */
+async function preRunChecks(
+  repo: string,
+  arms: Record<ArmName, Arm>,
+  prompt: string,
+  rubric: Rubric,
+  fixtureDir: string | null,
+  cassettes: string | null,
+  rubricSha: string,
+): Promise<void> {
+  const scratch = freshRoot();
+  try {
+    const heldOut: Record<string, unknown>[] = [];
+    for (const arm of ARMS) {
+      const dir = await extractSkills(repo, arms[arm].sha, join(scratch, arm));
+      const { offenders } = await scanSkills(arm, dir, rubric, prompt);
+      for (const o of offenders)
+        heldOut.push({
+          arm,
+          path: o.path,
+          reason: heldOutReason(o, prompt),
+          ...(o.criterion ? { criterion: o.criterion } : {}),
+        });
+    }
+    const promptFile = join(scratch, "prompt.txt");
+    writeFileSync(promptFile, prompt);
+    const targets: ScanTarget[] = [{ path: "prompt", abs: promptFile }];
+    if (fixtureDir)
+      for (const e of walkRunRoot(fixtureDir)) targets.push({ path: `fixture_repo/${e.path}`, abs: e.abs });
+    if (cassettes) targets.push({ path: "cassettes.json", abs: cassettes });
+    const staging = await findLeaks(
+      { canary: rubric.canary, criteria: rubric.criteria, rubricSha256: rubricSha },
+      targets,
+    );
+    const stagingOut = staging.offenders.map((o) => ({
+      path: o.path,
+      reason: o.kind,
+      ...(o.criterion ? { criterion: o.criterion } : {}),
+    }));
+    if (heldOut.length || stagingOut.length) {
+      const first = [...heldOut, ...stagingOut][0] as { path: string; reason: string; criterion?: string };
+      const what = first.criterion ? `${first.reason} ${first.criterion}` : first.reason;
+      throw new ReportedError(
+        `pre-run leak: ${what} in ${first.path}${first.reason === "criteria-shingle" ? " — rephrase the criterion" : ""} (${heldOut.length + stagingOut.length} offender(s); no agent started)`,
+        3,
+        { leak: true, stage: "pre", held_out: heldOut, staging: stagingOut },
+      );
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function isolationEvidence(
+  sandbox: Sandbox | null,
+  installDirs: readonly string[],
+  hidden: readonly string[],
+): Promise<IsolationEvidence> {
+  const me = process.getuid?.() ?? null;
+  if (!sandbox)
+    return {
+      mechanism: "none",
+      uid: me,
+      network: "host",
+      binds: { rw: ["(everything: --no-sandbox)"], ro: [], system: [] },
+      probe: null,
+    };
+  const root = freshRoot();
+  try {
+    prepareWorkDir(sandbox, root);
+    const home = process.env.HOME ?? "/root";
+    const probe = await probeIsolation(
+      sandbox,
+      { workDir: root, cwd: root, roBinds: installDirs.map((d) => ({ host: d, inside: d })) },
+      [...new Set([...hidden, home])],
+    );
+    if (!probe.ok)
+      throw new UpstreamError(
+        `the agent sandbox does not hide ${
+          Object.entries(probe.paths)
+            .filter(([, v]) => v !== "absent")
+            .map(([p]) => p)
+            .join(", ") || "what it should"
+        } — refusing to run`,
+      );
+    return {
+      mechanism: "bwrap",
+      uid: sandbox.subjectUid ?? me,
+      network: "host network namespace (the model's API stays reachable, 127.0.0.1 included)",
+      binds: {
+        rw: ["<run root>"],
+        ro: [...installDirs, "<gh shim>"],
+        system: ["/usr", "/bin", "/lib*", "/etc (short list)"],
+      },
+      probe,
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+interface OneRun {
+  root: string;
+  repo: string;
+  arm: Arm;
+  armName: ArmName;
+  index: number;
+  bid: string;
+  task: ReturnType<typeof loadPromotionTask>;
+  rubric: Rubric;
+  config: AgentConfig;
+  executable: string;
+  installDirs: readonly string[];
+  sandbox: Sandbox | null;
+  timeoutS: number;
+  env: NodeJS.ProcessEnv;
+  fixtureDir: string | null;
+  cassettesFile: string | null;
+  runDir: string;
+}
+
+function agentEnv(p: RunRoot, config: AgentConfig, env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of config.pass_env) {
+    const v = env[name];
+    if (v !== undefined) out[name] = v;
+  }
+  return {
+    ...out,
+    HOME: p.home,
+    PATH: `${p.bin}:${env.PATH ?? "/usr/bin:/bin"}`,
+    LANG: "C.UTF-8",
+    GH_CONFIG_DIR: p.ghConfig,
+    GH_PROMPT_DISABLED: "1",
+    TMPDIR: p.tmp,
+    XDG_CACHE_HOME: join(p.home, ".cache"),
+    XDG_CONFIG_HOME: join(p.home, ".config"),
+    EVAL_CASSETTES: p.cassettes,
+    EVAL_STATE_DIR: p.state,
+    EVAL_GH_CALL_LOG: p.callLog,
+    EVAL_OUT: p.out,
+    EVAL_WORKSPACE: p.workspace,
+    EVAL_SKILLS_DIR: p.skills,
+    EVAL_PROMPT_FILE: p.prompt,
+  };
+}
+
+function fillCommand(command: readonly string[], p: RunRoot, executable: string): string[] {
+  const values: Record<(typeof PLACEHOLDERS)[number], string> = {
+    "{prompt_file}": p.prompt,
+    "{workspace}": p.workspace,
+    "{skills_dir}": p.skills,
+    "{out_dir}": p.out,
+  };
+  const filled = command.map((arg) =>
+    arg.replace(/\{[a-z_]+\}/g, (m) => values[m as keyof typeof values] ?? m),
+  );
+  filled[0] = executable;
+  return filled;
+}
+
+const REDIRECT = 'o=$1; e=$2; shift 2; exec "$@" </dev/null >"$o" 2>"$e"';
+
+/** Stages, runs, scans, copies and grades one run; returns its sealed record. */
+async function oneRun(r: OneRun): Promise<KeyRecord> {
+  const p = await stageRun({
+    root: r.root,
+    repo: r.repo,
+    armSha: r.arm.sha,
+    prompt: r.task.prompt,
+    taskDir: r.task.dir,
+    fixtureDir: r.fixtureDir,
+    cassettes: r.cassettesFile,
+  });
+  const env = agentEnv(p, r.config, r.env);
+  const command = [
+    "/bin/sh",
+    "-c",
+    REDIRECT,
+    "agent",
+    p.transcript,
+    p.transcriptErr,
+    ...fillCommand(r.config.command, p, r.executable),
+  ];
+  let argv = command;
+  let spawnEnv = env;
+  if (r.sandbox) {
+    prepareWorkDir(r.sandbox, r.root);
+    const binds = [...r.installDirs, p.ghDir].map((d) => ({ host: d, inside: d }));
+    ({ argv, env: spawnEnv } = r.sandbox.wrap({
+      workDir: r.root,
+      cwd: p.workspace,
+      env,
+      command,
+      roBinds: binds,
+    }));
+  }
+  let res: Awaited<ReturnType<typeof runProc>>;
+  try {
+    res = await runProc(argv, {
+      env: spawnEnv,
+      cwd: r.sandbox ? undefined : p.workspace,
+      timeoutMs: r.timeoutS * 1000,
+    });
+  } catch (error) {
+    throw new UpstreamError(`agent cannot start: ${(error as Error).message}`);
+  }
+  if (r.sandbox && !res.timedOut && res.exitCode !== 0 && /^bwrap: /m.test(res.stderr))
+    throw new UpstreamError(`the agent sandbox failed to start: ${res.stderr.trim().split("\n")[0]}`);
+  if (
+    !r.sandbox &&
+    !res.timedOut &&
+    (res.exitCode === 126 || res.exitCode === 127) &&
+    !existsSync(r.executable)
+  )
+    throw new UpstreamError(`agent cannot start: ${r.executable}`);
+  const exit: number | "timeout" = res.timedOut ? "timeout" : (res.exitCode ?? -signalNumber(res.signal));
+
+  for (const [from, to] of [
+    [p.callLog, join(p.out, "gh-calls.jsonl")],
+    [p.transcript, join(p.out, "transcript.txt")],
+  ] as const) {
+    try {
+      if (lstatSync(from).isFile()) cpSync(from, to);
+    } catch {
+      // the agent removed it; the scan and the packet see what is there
+    }
+  }
+
+  const shingled = (path: string) =>
+    path === "run/transcript.txt" ||
+    path === "run/transcript.stderr.txt" ||
+    path === "run/gh-calls.jsonl" ||
+    path.startsWith("run/out/");
+  const scan = await scanRunRoot(r.root, r.rubric, shingled);
+  const reasons: string[] = [];
+  for (const o of scan.offenders) {
+    const why =
+      o.kind === "canary"
+        ? `canary in ${o.path}`
+        : o.kind === "unreadable"
+          ? `unreadable ${o.path}`
+          : `rubric criteria text in ${o.path}`;
+    if (!reasons.includes(why)) reasons.push(why);
+  }
+
+  const rawDir = join(r.runDir, "raw", r.bid);
+  const skipped = scan.skipped.filter((s) => s.startsWith("run/")).map((s) => s.slice(4));
+  try {
+    cpSync(p.stage, rawDir, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (src) => {
+        const st = lstatSync(src);
+        return st.isFile() || st.isDirectory() || st.isSymbolicLink();
+      },
+    });
+  } catch (error) {
+    throw new UpstreamError(`cannot copy run ${r.bid} into raw/: ${(error as Error).message}`);
+  }
+
+  const caseDir = join(r.runDir, "checks", r.bid);
+  mkdirSync(caseDir, { recursive: true });
+  writeFileSync(
+    join(caseDir, "case.json"),
+    sortedJson({ name: `promotion/${r.task.id}`, grade: r.rubric.checks }),
+  );
+  let checksPassed = true;
+  if (r.rubric.checks.length > 0) {
+    const graded = await gradeCase(caseDir, join(rawDir, "out"), { repoRoot: r.repo, cwd: r.repo });
+    writeFileSync(join(rawDir, "checks.txt"), renderGrade(graded));
+    checksPassed = graded.passed;
+  } else writeFileSync(join(rawDir, "checks.txt"), "no checks\n");
+
+  return {
+    arm: r.armName,
+    index: r.index,
+    raw: `raw/${r.bid}`,
+    exit,
+    duration_s: Math.round(res.durationMs) / 1000,
+    checks_passed: checksPassed,
+    leak: reasons.length > 0,
+    leak_reasons: reasons,
+    skipped,
+  };
+}
+
+const SIGNALS: Record<string, number> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGABRT: 6,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGTERM: 15,
+};
+
+function signalNumber(signal: string | null): number {
+  return signal ? (SIGNALS[signal] ?? 1) : 1;
+}

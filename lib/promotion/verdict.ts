@@ -1,0 +1,227 @@
+// `verdict` and `verify` (agent_eval.py, reference §5.4-5.5). A run gets one verdict: re-scoring
+// after the key is unsealed would show which arm each blind id is, so a second one is exit 3 and
+// provenance stays as it was. The rule is the original's; `stats` adds what a reviewer can weigh:
+// each arm's pass rate with a 95% Wilson interval, the difference with Newcombe's hybrid score
+// interval (method 10, built from the two Wilson intervals), and the runs per arm an 80%-power test
+// would need to detect the observed difference (or, when there is none, min_pass_rate over the
+// baseline). `verify` re-hashes every artifact, the sealed key and the sealed seed.
+import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { ConfigError } from "../errors.ts";
+import { writeFileAtomic } from "../fsx.ts";
+import { type Interval, sampleSizeTwoProportions, wilson } from "../stats.ts";
+import { loadRubric } from "./formats.ts";
+import { resolveWhere } from "./options.ts";
+import {
+  type Artifact,
+  fileSha256,
+  loadProvenance,
+  loadScores,
+  loadSealedKey,
+  loadSealedOrder,
+  type Provenance,
+  type SealedKey,
+  sha256,
+  sortedJson,
+  type VerdictRecord,
+} from "./records.ts";
+
+export type VerdictResult = VerdictRecord["result"];
+type ArmRate = VerdictRecord["baseline"];
+
+/** Newcombe's hybrid score interval for p2 - p1 from the two Wilson intervals. */
+export function differenceInterval(a: Interval, b: Interval): Interval {
+  const d = b.estimate - a.estimate;
+  const lo = d - Math.sqrt((b.estimate - b.lo) ** 2 + (a.hi - a.estimate) ** 2);
+  const hi = d + Math.sqrt((b.hi - b.estimate) ** 2 + (a.estimate - a.lo) ** 2);
+  return { estimate: d, lo: Math.max(-1, lo), hi: Math.min(1, hi) };
+}
+
+/** Runs per arm for 80% power at alpha 0.05 to tell p1 from p2; null when they are equal. */
+export function runsNeeded(p1: number, p2: number): number | null {
+  return p1 === p2 ? null : sampleSizeTwoProportions(p1, p2);
+}
+
+export interface VerdictStats {
+  confidence: 0.95;
+  baseline: Interval | null;
+  candidate: Interval | null;
+  difference: Interval | null;
+  power: {
+    power: 0.8;
+    alpha: 0.05;
+    target: "observed" | "min_pass_rate";
+    p1: number;
+    p2: number;
+    runs_per_arm: number | null;
+  };
+}
+
+export function verdictStats(b: ArmRate, c: ArmRate, minPassRate: number): VerdictStats {
+  const wb = b.n > 0 ? wilson(b.passed, b.n) : null;
+  const wc = c.n > 0 ? wilson(c.passed, c.n) : null;
+  const observed = b.pass_rate !== c.pass_rate;
+  const p2 = observed ? c.pass_rate : minPassRate;
+  return {
+    confidence: 0.95,
+    baseline: wb,
+    candidate: wc,
+    difference: wb && wc ? differenceInterval(wb, wc) : null,
+    power: {
+      power: 0.8,
+      alpha: 0.05,
+      target: observed ? "observed" : "min_pass_rate",
+      p1: b.pass_rate,
+      p2,
+      runs_per_arm: runsNeeded(b.pass_rate, p2),
+    },
+  };
+}
+
+/** The original's rule. */
+export function decide(
+  leaked: boolean,
+  perArm: number,
+  minRuns: number,
+  b: ArmRate,
+  c: ArmRate,
+  minPassRate: number,
+): VerdictResult {
+  if (leaked) return "invalid";
+  if (perArm < minRuns) return "insufficient";
+  if (c.pass_rate < b.pass_rate) return "reject";
+  if (c.pass_rate >= minPassRate) return "promote";
+  return "hold";
+}
+
+function readProvenance(runDir: string): { path: string; prov: Provenance } {
+  const path = join(resolve(runDir), "provenance.json");
+  return { path, prov: loadProvenance(path) };
+}
+
+/** Records the one verdict of the run in `runDir` from the graders' `scoresPath`. */
+export async function promotionVerdict(opts: {
+  runDir: string;
+  scores: string;
+  repo?: string;
+  store?: string;
+  lock?: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<VerdictRecord & { stats: VerdictStats }> {
+  const runDir = resolve(opts.runDir);
+  const { path: provPath, prov } = readProvenance(runDir);
+  if (prov.verdict !== null) throw new ConfigError("verdict already recorded for this run — it is final");
+  const keyPath = join(runDir, "sealed", "key.json");
+  if (!existsSync(keyPath) || fileSha256(keyPath) !== prov.key_sha256)
+    throw new ConfigError("sealed key does not match key_sha256 in provenance");
+  const key = loadSealedKey(keyPath);
+  const where = await resolveWhere(opts, opts.env);
+  const rubric = loadRubric(where.store, prov.task.id);
+  if (fileSha256(rubric.path) !== prov.task.rubric_sha256)
+    throw new ConfigError(`rubric changed since the run: ${prov.task.id}`);
+  const scores = loadScores(opts.scores);
+  const bids = Object.keys(key).sort();
+  const scored = Object.keys(scores).sort();
+  if (bids.length !== scored.length || bids.some((b, i) => b !== scored[i]))
+    throw new ConfigError("scores must cover exactly every blind id in the sealed key");
+  const ids = rubric.criteria.map((c) => c.id).sort();
+  for (const bid of bids) {
+    const got = Object.keys(scores[bid]!).sort();
+    if (got.length !== ids.length || got.some((id, i) => id !== ids[i]))
+      throw new ConfigError(`scores for ${bid} must cover exactly the criteria ${ids.join(", ")}`);
+  }
+  const arms: Record<string, ArmRate> = {};
+  for (const arm of ["baseline", "candidate"]) {
+    const runs = bids.filter((b) => key[b]!.arm === arm);
+    const passed = runs.filter((b) => runPassed(key, b, scores[b]!, rubric.pass_threshold)).length;
+    arms[arm] = { passed, n: runs.length, pass_rate: runs.length ? passed / runs.length : 0 };
+  }
+  const b = arms.baseline!;
+  const c = arms.candidate!;
+  const leaked = prov.leakcheck.post_leaks > 0 || Object.values(key).some((r) => r.leak);
+  const result = decide(leaked, prov.runs.per_arm, prov.runs.min_runs, b, c, rubric.min_pass_rate);
+
+  const target = join(runDir, "scores.json");
+  const bytes = readFileSync(opts.scores);
+  const same = existsSync(target) && realpathSync(target) === realpathSync(opts.scores);
+  if (!same) writeFileAtomic(target, bytes);
+  const verdict = {
+    result,
+    baseline: b,
+    candidate: c,
+    pass_threshold: rubric.pass_threshold,
+    min_pass_rate: rubric.min_pass_rate,
+    scores_sha256: sha256(bytes),
+    decided_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    stats: verdictStats(b, c, rubric.min_pass_rate),
+  };
+  const artifacts = prov.artifacts.filter((a) => a.path !== "scores.json");
+  artifacts.push({ path: "scores.json", sha256: verdict.scores_sha256, bytes: bytes.length });
+  artifacts.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  writeFileAtomic(provPath, sortedJson({ ...prov, artifacts, verdict }));
+  return verdict;
+}
+
+function runPassed(key: SealedKey, bid: string, scores: Record<string, boolean>, threshold: number): boolean {
+  const r = key[bid]!;
+  const values = Object.values(scores);
+  const frac = values.length ? values.filter(Boolean).length / values.length : 0;
+  return r.exit === 0 && r.checks_passed === true && !r.leak && frac >= threshold;
+}
+
+export interface VerifyResult {
+  verified: boolean;
+  reason: string;
+  run_dir: string;
+}
+
+/** Re-hashes every artifact, the sealed key, the scores and the sealed seed; a mismatch is a result. */
+export function promotionVerify(runDirArg: string): VerifyResult {
+  const runDir = resolve(runDirArg);
+  const { prov } = readProvenance(runDir);
+  const fail = (reason: string): VerifyResult => ({ verified: false, reason, run_dir: runDir });
+  if (prov.artifacts.length === 0) return fail("provenance lists no artifacts");
+  for (const a of prov.artifacts) {
+    const why = checkArtifact(runDir, a);
+    if (why) return fail(why);
+  }
+  const keyPath = join(runDir, "sealed", "key.json");
+  if (!isRegular(keyPath) || fileSha256(keyPath) !== prov.key_sha256)
+    return fail("sealed key does not match key_sha256");
+  if (prov.verdict !== null) {
+    const scores = join(runDir, "scores.json");
+    if (!isRegular(scores) || fileSha256(scores) !== prov.verdict.scores_sha256)
+      return fail("scores.json does not match the verdict's scores_sha256");
+  }
+  if (prov.runs.seed_sha256 !== undefined) {
+    const orderPath = join(runDir, "sealed", "order.json");
+    if (!isRegular(orderPath)) return fail("missing sealed order");
+    let order: ReturnType<typeof loadSealedOrder>;
+    try {
+      order = loadSealedOrder(orderPath);
+    } catch {
+      return fail("sealed order is malformed");
+    }
+    if (sha256(`${order.nonce}:${order.seed}`) !== prov.runs.seed_sha256)
+      return fail("sealed seed does not match seed_sha256");
+  }
+  return { verified: true, reason: `${prov.artifacts.length} artifacts match`, run_dir: runDir };
+}
+
+function isRegular(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function checkArtifact(runDir: string, a: Artifact): string | null {
+  if (isAbsolute(a.path) || a.path.split(/[\\/]/).includes("..") || a.path === "")
+    return `unsafe artifact path ${JSON.stringify(a.path)}`;
+  const abs = join(runDir, a.path);
+  if (!isRegular(abs)) return `missing artifact ${a.path}`;
+  const bytes = readFileSync(abs);
+  if (bytes.length !== a.bytes || sha256(bytes) !== a.sha256) return `artifact changed: ${a.path}`;
+  return null;
+}
