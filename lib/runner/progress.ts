@@ -12,6 +12,7 @@ export class Progress {
     private readonly total: number,
     readonly enabled: boolean = isInteractive(),
     private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly label: string = "run-eval",
   ) {}
 
   start(name: string): void {
@@ -40,7 +41,7 @@ export class Progress {
     }
     const names = [...this.running].join(", ");
     const width = Math.max(20, (this.stream.columns ?? 80) - 1);
-    const text = `run-eval ${this.done}/${this.total} · running ${names}`;
+    const text = `${this.label} ${this.done}/${this.total} · running ${names}`;
     this.stream.write(`\r\x1b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
     this.shown = true;
   }

@@ -65,11 +65,16 @@ function extras(sc: Scorecard): Extra[] {
 const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |\n`;
 const rule = (n: number) => `|${"---|".repeat(n)}\n`;
 
+/** The line a --local scorecard carries under its title: no isolation, testing only. */
+export const LOCAL_MARK = "**LOCAL RUN: no isolation, testing only (--local); not a result to compare**";
+
 /** The Markdown scorecard. */
 export function renderMarkdown(sc: Scorecard): string {
   const more = extras(sc);
   const head = ["Variant", "Trials", "pass@1 (95% CI)", "Cost/task", "Wall p50", "Wall p95", "Tool errors"];
-  let out = `# Eval scorecard: ${sc.suite}\n\nControl: \`${sc.control}\`\n\n`;
+  let out = `# Eval scorecard: ${sc.suite}\n\n`;
+  if (sc.runner === "local") out += `${LOCAL_MARK}\n\n`;
+  out += `Control: \`${sc.control}\`\n\n`;
   out += row([...head, "Errors", ...more.map((c) => c.header)]) + rule(head.length + 1 + more.length);
   for (const v of sc.variants) {
     out += row([

@@ -102,6 +102,10 @@ export const Scorecard = z.looseObject({
   version: z.literal(1).optional(),
   seed: z.number().int().optional(),
   k: count.optional(),
+  runner: z
+    .enum(["docker", "local"])
+    .optional()
+    .describe("local: the trials ran on the host without isolation (--local, testing only)"),
 });
 export type Scorecard = z.infer<typeof Scorecard>;
 

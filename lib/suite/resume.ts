@@ -1,0 +1,54 @@
+// The trials JSONL file of a suite run: one Trial a line, appended as each trial finishes, so a crash
+// loses at most the trials in flight. `--resume` reads it back: a torn last line (the crash) is
+// dropped, infrastructure failures are dropped so they run again, a later line for the same trial
+// wins, and a trial that is no job of the suite refuses the resume (it is another suite's file).
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { ConfigError } from "../errors.ts";
+import { ensureDir, writeFileAtomic } from "../fsx.ts";
+import { parseTrials, type Trial } from "../scorecard.ts";
+
+/** The key of a trial: task id, variant, repeat. */
+export function trialKey(t: { task: string; variant: string; repeat: number }): string {
+  return `${t.task}\u0000${t.variant}\u0000${t.repeat}`;
+}
+
+/**
+ * The finished trials in `path` that a resumed run keeps (none when the file does not exist). `jobs`
+ * are the keys of the suite's jobs. The file is rewritten (atomically) to hold exactly those.
+ */
+export function resumeTrials(path: string, jobs: ReadonlySet<string>, suite: string): Map<string, Trial> {
+  const kept = new Map<string, Trial>();
+  if (!existsSync(path)) return kept;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot resume from "${path}": ${(error as Error).message}`, { cause: error });
+  }
+  // A crash can leave the last line unterminated and cut: it is not a finished trial.
+  const end = text.lastIndexOf("\n");
+  const whole = end < 0 ? "" : text.slice(0, end + 1);
+  parseTrials(whole, path).forEach((t, i) => {
+    const key = trialKey(t);
+    if (!jobs.has(key))
+      throw new ConfigError(
+        `Cannot resume from "${path}": trial ${i + 1} (task "${t.task}", variant "${t.variant}", repeat ${t.repeat}) is no job of suite ${suite}`,
+      );
+    kept.delete(key);
+    if (t.infra === undefined) kept.set(key, t);
+  });
+  writeFileAtomic(path, [...kept.values()].map((t) => `${JSON.stringify(t)}\n`).join(""));
+  return kept;
+}
+
+/** Starts `path` empty (a run without --resume replaces an earlier run's trials). */
+export function startTrials(path: string): void {
+  ensureDir(dirname(path));
+  writeFileAtomic(path, "");
+}
+
+/** Appends one finished trial as one line. */
+export function appendTrial(path: string, trial: Trial): void {
+  appendFileSync(path, `${JSON.stringify(trial)}\n`);
+}

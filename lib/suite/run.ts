@@ -1,0 +1,178 @@
+// Running a loaded suite (originals.md §6.3): jobs are task x variant x repeat in that nesting order,
+// at most `parallel` at once, results in job order whatever order they finish in. Each finished trial
+// is appended to the trials JSONL file at once; with `resume` the trials already there are kept and
+// only the rest run. A trial never aborts the suite; a missing driver or a cancelled run does, before
+// (or instead of) starting more trials. The scorecard is built from all trials at the end.
+
+import { type Driver, readSettings } from "../agent.ts";
+import type { PhaseSpec } from "../docker/phase.ts";
+import { ConfigError, ToolError } from "../errors.ts";
+import { pool } from "../runner/many.ts";
+import { buildScorecard, type Scorecard, type Trial } from "../scorecard.ts";
+import type { Suite, Variant } from "../suite.ts";
+import { checkoutRepo, type RepoCheckout } from "./repo.ts";
+import { appendTrial, resumeTrials, startTrials, trialKey } from "./resume.ts";
+import { runTrial, type SuiteRunner, type TrialContext, type TrialJob } from "./trial.ts";
+
+/** How to run a suite. */
+export interface SuiteRunOptions {
+  runner: SuiteRunner;
+  /** The run's label (default: a fresh one); the CLI makes it first, to clean up on a signal. */
+  runId?: string;
+  /** The LocalRunner: the scorecard says so. */
+  local?: boolean;
+  drivers: Readonly<Record<string, Driver>>;
+  /** Trials at once (default 2, at least 1). */
+  parallel?: number;
+  network?: "none" | "bridge";
+  limits?: PhaseSpec["limits"];
+  passEnv?: readonly string[];
+  /** Bootstrap seed (default 1). */
+  seed?: number;
+  /** The model endpoint (on the host) of a variant's agent phase. */
+  modelUrl: (variant: Variant) => string;
+  /** That endpoint as the agent sees it (default: the same; under Docker the in-container forwarder). */
+  agentModelUrl?: (hostUrl: string) => string;
+  /** The host variable holding a harness's model API key (default: the one its CLI reads). */
+  apiKeyEnvName?: (variant: Variant) => string;
+  /** The image of a variant (default eval-<harness>:<version or latest>). */
+  image?: (variant: Variant) => string;
+  /** The trials JSONL file; with `resume`, its finished trials are kept. */
+  trialsFile?: string;
+  resume?: boolean;
+  /** Where /work and HOME are inside a phase (default /work, /tmp/home). */
+  workDir?: string;
+  home?: string;
+  signal?: AbortSignal;
+  onStart?: (job: TrialJob) => void;
+  onFinish?: (job: TrialJob, trial: Trial) => void;
+}
+
+/** What a run gives: every trial in job order, how many came from the resumed file, the scorecard. */
+export interface SuiteRun {
+  trials: Trial[];
+  resumed: number;
+  scorecard: Scorecard;
+}
+
+/** The default image of a variant: `eval-<harness>:<version>` (latest without a version). */
+export function defaultImage(variant: Variant): string {
+  return `eval-${variant.harness}:${variant.version || "latest"}`;
+}
+
+/** The suite's jobs: task x variant x repeat, in that nesting order. */
+export function suiteJobs(suite: Suite): TrialJob[] {
+  const jobs: TrialJob[] = [];
+  for (const task of suite.tasks)
+    for (const variant of suite.variants)
+      for (let repeat = 0; repeat < suite.repeats; repeat++) jobs.push({ task, variant, repeat });
+  return jobs;
+}
+
+function cancelled(suite: Suite): ToolError {
+  return new ToolError(`suite ${suite.name}: cancelled`);
+}
+
+/** A run id: the label every container and scratch dir of this run carries. */
+export function newRunId(): string {
+  return `suite-${Date.now().toString(36)}-${Math.random().toString(16).slice(2, 10)}`;
+}
+
+/** Runs `suite`; throws ConfigError for a missing driver or an unreadable settings file, ToolError when cancelled. */
+export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<SuiteRun> {
+  for (const v of suite.variants)
+    if (!opts.drivers[v.harness])
+      throw new ConfigError(
+        `suite ${suite.name}: no driver for harness "${v.harness}" (variant "${v.name}")`,
+      );
+  if (opts.signal?.aborted) throw cancelled(suite);
+  const settings = new Map<string, Record<string, unknown>>();
+  for (const v of suite.variants) {
+    if (v.settings === undefined) continue;
+    try {
+      settings.set(v.name, readSettings(v.settings));
+    } catch (error) {
+      throw new ConfigError(`suite ${suite.name}: variant ${v.name}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+  const jobs = suiteJobs(suite);
+  const done = new Map<string, Trial>();
+  if (opts.trialsFile !== undefined) {
+    if (opts.resume)
+      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(jobs.map(jobKey)), suite.name))
+        done.set(k, t);
+    else startTrials(opts.trialsFile);
+  }
+  const runId = opts.runId ?? newRunId();
+  const repos = new Map<string, RepoCheckout>();
+  const trials = new Array<Trial | undefined>(jobs.length);
+  try {
+    const todo: number[] = [];
+    jobs.forEach((job, i) => {
+      const t = done.get(jobKey(job));
+      if (t) trials[i] = t;
+      else todo.push(i);
+    });
+    for (const i of todo) {
+      const task = jobs[i]!.task;
+      if (!repos.has(task.dir)) repos.set(task.dir, await checkoutRepo(task));
+    }
+    await pool(todo, Math.max(1, opts.parallel ?? 2), async (i) => {
+      if (opts.signal?.aborted) return;
+      const job = jobs[i]!;
+      const repo = repos.get(job.task.dir)!;
+      opts.onStart?.(job);
+      const trial = await runTrial(job, context(job, repo, runId, opts, settings));
+      trials[i] = trial;
+      if (opts.trialsFile !== undefined) appendTrial(opts.trialsFile, trial);
+      opts.onFinish?.(job, trial);
+    });
+  } finally {
+    for (const r of repos.values()) r.cleanup();
+  }
+  if (opts.signal?.aborted) throw cancelled(suite);
+  const all = trials as Trial[];
+  const scorecard = buildScorecard(
+    suite.name,
+    suite.control,
+    suite.variants.map((v) => v.name),
+    all,
+    { seed: opts.seed ?? 1 },
+  );
+  if (opts.local) scorecard.runner = "local";
+  return { trials: all, resumed: done.size, scorecard };
+}
+
+function jobKey(job: TrialJob): string {
+  return trialKey({ task: job.task.id, variant: job.variant.name, repeat: job.repeat });
+}
+
+function context(
+  job: TrialJob,
+  repo: RepoCheckout,
+  runId: string,
+  opts: SuiteRunOptions,
+  settings: ReadonlyMap<string, Record<string, unknown>>,
+): TrialContext {
+  const content = settings.get(job.variant.name);
+  const url = opts.modelUrl(job.variant);
+  return {
+    runId,
+    runner: opts.runner,
+    driver: opts.drivers[job.variant.harness]!,
+    image: (opts.image ?? defaultImage)(job.variant),
+    repoDir: repo.dir,
+    ...(repo.error !== undefined ? { repoError: repo.error } : {}),
+    network: opts.network ?? "none",
+    ...(opts.limits ? { limits: opts.limits } : {}),
+    passEnv: opts.passEnv ?? [],
+    modelUrl: url,
+    agentModelUrl: opts.agentModelUrl?.(url) ?? url,
+    apiKeyEnvName: opts.apiKeyEnvName?.(job.variant) ?? opts.drivers[job.variant.harness]!.apiKeyEnvName,
+    ...(content !== undefined ? { settings: content } : {}),
+    workDir: opts.workDir ?? "/work",
+    home: opts.home ?? "/tmp/home",
+  };
+}

@@ -1,0 +1,236 @@
+// One trial of a task suite (originals.md §6.3): setup, agent, check, each a phase of a PhaseRunner
+// (a fresh container per phase under Docker). A trial never throws: whatever goes wrong becomes the
+// trial's `error` with the original's wording, and failures outside the agent (workspace start,
+// image, copy, the task's own setup, cleanup) are marked `infra` so the scorecard shows them and
+// never scores them against the agent. The check always runs once the agent phase was reached.
+
+import { type AgentMetrics, AgentParseError, type Driver } from "../agent.ts";
+import type { PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../docker/phase.ts";
+import { redactText } from "../redact.ts";
+import type { InfraKind, Trial } from "../scorecard.ts";
+import type { Variant } from "../suite.ts";
+import type { Task } from "../task.ts";
+
+/** A PhaseRunner that may say where /work and HOME are for a workspace (the LocalRunner's temp dir). */
+export type SuiteRunner = PhaseRunner & { layout?(ws: Workspace): { work: string; home: string } };
+
+/** One job of the suite: task x variant x repeat. */
+export interface TrialJob {
+  task: Task;
+  variant: Variant;
+  repeat: number;
+}
+
+/** What every trial of a run shares, plus the variant's own parts. */
+export interface TrialContext {
+  runId: string;
+  runner: SuiteRunner;
+  driver: Driver;
+  image: string;
+  /** The task's repository on the host (a local dir, or the clone of a remote one); null: clone failed. */
+  repoDir: string | undefined;
+  /** Why the task's repository is unavailable (a failed clone): every trial of it is an infra failure. */
+  repoError?: string;
+  network: "none" | "bridge";
+  limits?: PhaseSpec["limits"];
+  /** Host variables given to the agent phase only, by name. */
+  passEnv: readonly string[];
+  /** The model endpoint on the host, which the runner bridges into the agent phase. */
+  modelUrl: string;
+  /** The same endpoint as the agent sees it (under Docker: the in-container forwarder). */
+  agentModelUrl: string;
+  /** The host variable holding the model API key, given to the agent phase only. */
+  apiKeyEnvName: string;
+  /** The variant's settings (a JSON object), merged by the driver into its CLI's settings. */
+  settings?: Record<string, unknown>;
+  /** Where the driver is told /work and HOME are (inside the container). */
+  workDir: string;
+  home: string;
+}
+
+/** The original's stderr tail: the last 300 characters of the trimmed stderr, `...`-prefixed if cut. */
+export function stderrTail(stderr: string): string {
+  const s = stderr.trim();
+  return s.length > 300 ? `...${s.slice(-300)}` : s;
+}
+
+/** The kind of a runner's infraError: image missing, copy of /work, else container start. */
+export function infraKindOf(message: string): InfraKind {
+  if (/\bimage\b/i.test(message)) return "image";
+  if (/\b(copy|cp|tar)\b/i.test(message)) return "copy";
+  return "start";
+}
+
+function execError(r: PhaseResult, timeoutMs: number): string | undefined {
+  if (r.timedOut) return `timed out after ${timeoutMs / 1000}s`;
+  return undefined;
+}
+
+/** Runs one trial; never throws (an unexpected exception is the trial's infra error). */
+export async function runTrial(job: TrialJob, ctx: TrialContext): Promise<Trial> {
+  const trial: Trial = {
+    task: job.task.id,
+    variant: job.variant.name,
+    repeat: job.repeat,
+    pass: false,
+    costUSD: 0,
+    turns: 0,
+    wallMs: 0,
+    tokens: 0,
+    toolErrors: 0,
+  };
+  const fail = (error: string, infra?: InfraKind) => {
+    if (trial.error === undefined) {
+      trial.error = redactSecrets(error, ctx.passEnv);
+      if (infra) trial.infra = infra;
+    }
+  };
+  try {
+    await phases(job, ctx, trial, fail);
+  } catch (error) {
+    fail(`internal: ${(error as Error).message}`, "other");
+  }
+  trial.version = 1;
+  return trial;
+}
+
+async function phases(
+  job: TrialJob,
+  ctx: TrialContext,
+  trial: Trial,
+  fail: (error: string, infra?: InfraKind) => void,
+): Promise<void> {
+  const { task } = job;
+  if (ctx.repoError !== undefined) return fail(`start: ${ctx.repoError}`, "start");
+  let ws: Workspace;
+  try {
+    ws = await ctx.runner.prepare(ctx.runId, ctx.repoDir);
+  } catch (error) {
+    return fail(`start: ${(error as Error).message}`, "start");
+  }
+  const base = { runId: ctx.runId, image: ctx.image, network: ctx.network, limits: ctx.limits };
+  try {
+    if (task.setup.length > 0) {
+      const r = await ctx.runner.runPhase(ws, {
+        ...base,
+        phase: "setup",
+        argv: ["sh", "-c", task.setup[0]!],
+        commands: task.setup.map((cmd) => ["sh", "-c", cmd]),
+        timeoutMs: task.timeoutMs,
+      });
+      const cmd = JSON.stringify(task.setup[r.commandIndex] ?? task.setup[0]);
+      if (r.infraError) return fail(`setup ${cmd}: ${r.infraError}`, infraKindOf(r.infraError));
+      if (r.exitCode !== 0 || r.timedOut) {
+        const err = execError(r, task.timeoutMs) ?? "<nil>";
+        return fail(
+          `setup ${cmd} failed (exit ${r.exitCode ?? -1}, err ${err}): ${stderrTail(r.stderr)}`,
+          "setup",
+        );
+      }
+    }
+    await agentPhase(job, ctx, ws, trial, fail);
+    const check = await ctx.runner.runPhase(ws, {
+      ...base,
+      phase: "check",
+      argv: ["sh", "-c", task.check],
+      timeoutMs: task.timeoutMs,
+    });
+    if (check.infraError) fail(`check: ${check.infraError}`, infraKindOf(check.infraError));
+    else if (check.timedOut) fail(`check: ${execError(check, task.timeoutMs)}`);
+    trial.pass = check.exitCode === 0 && !check.timedOut && !check.infraError;
+  } finally {
+    try {
+      await ctx.runner.dispose(ws);
+    } catch (error) {
+      fail(`cleanup: ${(error as Error).message}`, "cleanup");
+    }
+  }
+}
+
+async function agentPhase(
+  job: TrialJob,
+  ctx: TrialContext,
+  ws: Workspace,
+  trial: Trial,
+  fail: (error: string, infra?: InfraKind) => void,
+): Promise<void> {
+  const { task, variant } = job;
+  const at = ctx.runner.layout?.(ws) ?? { work: ctx.workDir, home: ctx.home };
+  const inv = ctx.driver.command({
+    modelBaseUrl: ctx.agentModelUrl,
+    apiKeyEnvName: ctx.apiKeyEnvName,
+    home: at.home,
+    workDir: at.work,
+    prompt: task.prompt,
+    ...(variant.model ? { model: variant.model } : {}),
+    ...(task.max_turns ? { maxTurns: task.max_turns } : {}),
+    ...(task.budget_usd ? { budgetUsd: task.budget_usd } : {}),
+    ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
+  });
+  const secrets = new Set<string>(ctx.passEnv);
+  for (const [target, source] of Object.entries(inv.secretEnv)) {
+    // The runner gives a host variable under its own name: the driver must read it by that name.
+    if (target !== source)
+      return fail(`agent: the driver wants ${source} as ${target}; unsupported`, "other");
+    secrets.add(target);
+  }
+  const r = await ctx.runner.runPhase(ws, {
+    runId: ctx.runId,
+    image: ctx.image,
+    network: ctx.network,
+    limits: ctx.limits,
+    phase: "agent",
+    argv: withDirs(inv.argv, inv.dirs),
+    env: inv.env,
+    secretEnvNames: [...secrets].filter((n) => process.env[n] !== undefined),
+    files: inv.files.map((f) => ({ path: f.path, content: f.content, mode: 0o600 })),
+    ...(inv.stdin !== undefined ? { stdin: inv.stdin } : {}),
+    timeoutMs: task.timeoutMs,
+    model: { url: ctx.modelUrl },
+  });
+  trial.wallMs = Math.round(r.durationMs);
+  if (r.infraError) fail(`agent: ${r.infraError}`, infraKindOf(r.infraError));
+  else if (r.timedOut) fail(`agent: ${execError(r, task.timeoutMs)}`);
+  else if (r.exitCode !== 0) fail(`agent exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}`);
+  let outcome: AgentMetrics;
+  try {
+    outcome = ctx.driver.parse(r.stdout, r.stderr, r.exitCode);
+  } catch (error) {
+    if (!(error instanceof AgentParseError)) throw error;
+    copyMetrics(trial, error.metrics);
+    return fail(`parse: ${error.message}`);
+  }
+  copyMetrics(trial, outcome);
+  if (outcome.failed) fail(`harness reported failure: ${outcome.error ?? ""}`);
+}
+
+/** `argv` preceded by creating `dirs` (mode 0700), in the phase's own shell, as the exec user. */
+export function withDirs(argv: string[], dirs: readonly string[]): string[] {
+  if (dirs.length === 0) return argv;
+  const script =
+    'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$1" || exit 126; shift; n=$((n-1)); done; exec "$@"';
+  return ["sh", "-c", script, "sh", String(dirs.length), ...dirs, ...argv];
+}
+
+function copyMetrics(trial: Trial, o: AgentMetrics): void {
+  const unreported: NonNullable<Trial["unreported"]> = [];
+  if (o.costUsd === null) unreported.push("cost");
+  if (o.turns === null) unreported.push("turns");
+  if (o.tokens === null) unreported.push("tokens");
+  trial.costUSD = o.costUsd ?? 0;
+  trial.turns = o.turns ?? 0;
+  trial.tokens = o.tokens ?? 0;
+  trial.toolErrors = o.toolErrors;
+  trial.toolCalls = o.toolCalls;
+  if (unreported.length > 0) trial.unreported = unreported;
+}
+
+/** `text` with detected credentials and the values of the passed variables replaced. */
+export function redactSecrets(text: string, names: readonly string[]): string {
+  let out = redactText(text).text;
+  for (const name of names) {
+    const value = process.env[name];
+    if (value && value.length >= 4) out = out.split(value).join(`[REDACTED:${name}]`);
+  }
+  return out;
+}

@@ -1,0 +1,298 @@
+// One trial's semantics (originals.md §6.3, the original's TestRunTrial, TestRunTrialSetupFailure and
+// TestSecretsOnlyInAgentStep) on the LocalRunner with the stub driver: what passes, what each failure
+// is called, that the check always runs, and that infrastructure failures are marked apart.
+import { describe, expect, test } from "bun:test";
+import type { PhaseResult } from "../../lib/docker/phase.ts";
+import type { Trial } from "../../lib/scorecard.ts";
+import { localRunner } from "../../lib/suite/local.ts";
+import { runTrial, stderrTail, type TrialContext, withDirs } from "../../lib/suite/trial.ts";
+import { loadTask } from "../../lib/task.ts";
+import { tempDir } from "../support/tmp.ts";
+import { ADD_REPO, evalsTree, recording, stubDriver } from "./_support.ts";
+
+const TASK = "id: fix-add\nrepo: repo\nprompt: fix add.sh\ncheck: sh test.sh\n";
+
+function context(over: Partial<TrialContext> = {}): TrialContext {
+  return {
+    runId: "t1",
+    runner: localRunner(),
+    driver: stubDriver(),
+    image: "eval-claude:latest",
+    repoDir: undefined,
+    network: "none",
+    passEnv: [],
+    modelUrl: "http://127.0.0.1:9",
+    agentModelUrl: "http://127.0.0.1:9",
+    apiKeyEnvName: "PROCTOR_STUB_KEY",
+    workDir: "/work",
+    home: "/tmp/home",
+    ...over,
+  };
+}
+
+async function trialOf(
+  root: string,
+  model: string,
+  opts: { task?: string; settings?: Record<string, unknown>; ctx?: Partial<TrialContext> } = {},
+): Promise<Trial> {
+  const dir = evalsTree(root).task("t", opts.task ?? TASK, ADD_REPO);
+  const task = loadTask(dir);
+  return runTrial(
+    { task, variant: { name: model, harness: "claude", model }, repeat: 0 },
+    context({
+      repoDir: task.repoDir ?? undefined,
+      ...(opts.settings ? { settings: opts.settings } : {}),
+      ...opts.ctx,
+    }),
+  );
+}
+
+const base = (variant: string) => ({
+  task: "fix-add",
+  variant,
+  repeat: 0,
+  version: 1 as const,
+  wallMs: expect.any(Number) as unknown as number,
+});
+const claudeMetrics = { tokens: 115, toolErrors: 0, toolCalls: 0 };
+/** A run that printed no result: nothing reported, so the zeros are marked unreported. */
+const noResult = {
+  costUSD: 0,
+  turns: 0,
+  tokens: 0,
+  toolErrors: 0,
+  toolCalls: 0,
+  unreported: ["cost", "turns", "tokens"] as Trial["unreported"],
+};
+
+describe("TestRunTrial", () => {
+  const cases: {
+    name: string;
+    model: string;
+    settings?: Record<string, unknown>;
+    task?: string;
+    want: Trial;
+  }[] = [
+    {
+      name: "the fixer passes, cost 0.25",
+      model: "fixer",
+      want: { ...base("fixer"), pass: true, costUSD: 0.25, turns: 4, ...claudeMetrics },
+    },
+    {
+      name: "the noop fails, cost 0.05, no error (the agent did its best)",
+      model: "noop",
+      want: { ...base("noop"), pass: false, costUSD: 0.05, turns: 2, ...claudeMetrics },
+    },
+    {
+      name: "settings given to the driver: passes",
+      model: "settings",
+      settings: { fix: true },
+      want: { ...base("settings"), pass: true, costUSD: 0.1, turns: 3, ...claudeMetrics },
+    },
+    {
+      name: "settings missing: agent exit, and the check still ran",
+      model: "settings",
+      want: {
+        ...base("settings"),
+        pass: false,
+        ...noResult,
+        error: "agent exit 1: settings missing",
+      },
+    },
+    {
+      name: "the agent crashes after fixing: partial work still passes, the exit is recorded",
+      model: "crash",
+      want: {
+        ...base("crash"),
+        pass: true,
+        ...noResult,
+        error: "agent exit 2: it broke",
+      },
+    },
+    {
+      name: "output that is no run: parse error",
+      model: "garbage",
+      want: {
+        ...base("garbage"),
+        pass: false,
+        ...noResult,
+        error: "parse: claude: no result message in stream output",
+      },
+    },
+    {
+      name: "error_max_turns: harness reported failure, metrics kept",
+      model: "maxturns",
+      want: {
+        ...base("maxturns"),
+        pass: false,
+        costUSD: 0.3,
+        turns: 10,
+        tokens: 0,
+        toolErrors: 0,
+        toolCalls: 0,
+        error: "harness reported failure: error_max_turns",
+      },
+    },
+    {
+      name: "timeout 300ms: agent timed out, check still runs",
+      model: "sleep",
+      task: `${TASK}timeout: 300ms\n`,
+      want: {
+        ...base("sleep"),
+        pass: false,
+        ...noResult,
+        error: "agent: timed out after 0.3s",
+      },
+    },
+  ];
+  for (const c of cases)
+    test.concurrent(c.name, async () => {
+      using dir = tempDir("suite-trial");
+      const got = await trialOf(dir.path, c.model, {
+        ...(c.settings ? { settings: c.settings } : {}),
+        ...(c.task ? { task: c.task } : {}),
+      });
+      expect(got).toEqual(c.want);
+    });
+});
+
+describe("TestRunTrialSetupFailure", () => {
+  test("a failing setup stops the trial before the agent, as an infrastructure failure", async () => {
+    using dir = tempDir("suite-trial");
+    const rec = recording(localRunner());
+    const got = await trialOf(dir.path, "fixer", {
+      task: `${TASK}setup: ["true", "echo no >&2; exit 3", "true"]\n`,
+      ctx: { runner: rec },
+    });
+    expect({ got, phases: rec.calls.map((c) => c.phase) }).toEqual({
+      got: {
+        ...base("fixer"),
+        wallMs: 0,
+        pass: false,
+        costUSD: 0,
+        turns: 0,
+        tokens: 0,
+        toolErrors: 0,
+        error: 'setup "echo no >&2; exit 3" failed (exit 3, err <nil>): no',
+        infra: "setup",
+      },
+      phases: ["setup"],
+    });
+  });
+
+  test("a repository that could not be checked out: start error, nothing runs", async () => {
+    using dir = tempDir("suite-trial");
+    const rec = recording(localRunner());
+    const got = await trialOf(dir.path, "fixer", {
+      ctx: { runner: rec, repoError: 'clone "https://127.0.0.1:1/x.git": exit 128: fatal' },
+    });
+    expect({ error: got.error, infra: got.infra, pass: got.pass, calls: rec.calls.length }).toEqual({
+      error: 'start: clone "https://127.0.0.1:1/x.git": exit 128: fatal',
+      infra: "start",
+      pass: false,
+      calls: 0,
+    });
+  });
+});
+
+describe("infrastructure failures from the runner are kept apart", () => {
+  const infra = (phase: string, message: string) => (spec: { phase: string }) =>
+    spec.phase === phase
+      ? ({
+          exitCode: null,
+          stdout: "",
+          stderr: "",
+          timedOut: false,
+          durationMs: 5,
+          commandIndex: 0,
+          infraError: message,
+        } satisfies PhaseResult)
+      : undefined;
+  const cases = [
+    { name: "image missing", phase: "agent", message: "image eval-claude:9 not found", want: "image" },
+    { name: "container start", phase: "agent", message: "docker run: exit 125", want: "start" },
+    { name: "copy of /work", phase: "check", message: "docker cp: no space left", want: "copy" },
+  ];
+  for (const c of cases)
+    test.concurrent(c.name, async () => {
+      using dir = tempDir("suite-trial");
+      const rec = recording(localRunner(), infra(c.phase, c.message));
+      const got = await trialOf(dir.path, "noop", { ctx: { runner: rec } });
+      expect({ infra: got.infra, error: got.error, pass: got.pass }).toEqual({
+        infra: c.want as Trial["infra"],
+        error: `${c.phase}: ${c.message}`,
+        pass: false,
+      });
+    });
+
+  test("prepare throwing is a start failure", async () => {
+    using dir = tempDir("suite-trial");
+    const runner = {
+      ...localRunner(),
+      prepare: () => Promise.reject(new Error("Cannot reach the Docker engine")),
+    };
+    const got = await trialOf(dir.path, "noop", { ctx: { runner } });
+    expect({ infra: got.infra, error: got.error }).toEqual({
+      infra: "start",
+      error: "start: Cannot reach the Docker engine",
+    });
+  });
+});
+
+test("TestSecretsOnlyInAgentStep: setup and check get no secret names; the agent gets the key and --pass-env", async () => {
+  using dir = tempDir("suite-trial");
+  const rec = recording(localRunner());
+  process.env.PROCTOR_STUB_KEY = "stub-secret-value-1234";
+  process.env.PROCTOR_EXTRA = "extra-secret-5678";
+  try {
+    await trialOf(dir.path, "noop", {
+      task: `${TASK}setup: ["true", "true"]\n`,
+      ctx: { runner: rec, passEnv: ["PROCTOR_EXTRA", "PROCTOR_UNSET_VAR"] },
+    });
+  } finally {
+    delete process.env.PROCTOR_STUB_KEY;
+    delete process.env.PROCTOR_EXTRA;
+  }
+  expect(
+    rec.calls.map((c) => ({ phase: c.phase, secrets: c.secretEnvNames ?? null, n: c.commands?.length })),
+  ).toEqual([
+    { phase: "setup", secrets: null, n: 2 },
+    { phase: "agent", secrets: ["PROCTOR_EXTRA", "PROCTOR_STUB_KEY"], n: undefined },
+    { phase: "check", secrets: null, n: undefined },
+  ]);
+  expect(JSON.stringify(rec.calls)).not.toContain("secret-");
+});
+
+test("a secret echoed by the agent never reaches the trial's error", async () => {
+  using dir = tempDir("suite-trial");
+  process.env.PROCTOR_STUB_KEY = "stub-secret-value-1234";
+  let got: Trial;
+  try {
+    got = await trialOf(dir.path, "leak", { ctx: { passEnv: ["PROCTOR_STUB_KEY"] } });
+  } finally {
+    delete process.env.PROCTOR_STUB_KEY;
+  }
+  expect(got.error).toEqual("agent exit 1: key is [REDACTED:PROCTOR_STUB_KEY]");
+});
+
+test("stderrTail keeps the last 300 characters of the trimmed stderr, marked when cut", () => {
+  expect([stderrTail("  short \n"), stderrTail(`${"a".repeat(10)}${"b".repeat(300)}\n`)]).toEqual([
+    "short",
+    `...${"b".repeat(300)}`,
+  ]);
+});
+
+test("withDirs creates the driver's directories in the phase's shell, then execs the CLI", async () => {
+  using dir = tempDir("suite-trial");
+  const argv = withDirs(
+    ["sh", "-c", 'ls -d "$0" "$1"', `${dir.path}/a b`, `${dir.path}/c`],
+    [`${dir.path}/a b`, `${dir.path}/c`],
+  );
+  const { run } = await import("../../lib/proc.ts");
+  const r = await run(argv);
+  expect({ exitCode: r.exitCode, stdout: r.stdout, same: withDirs(["x"], []) }).toEqual({
+    exitCode: 0,
+    stdout: `${dir.path}/a b\n${dir.path}/c\n`,
+    same: ["x"],
+  });
+});
