@@ -4,7 +4,9 @@
 // off (else every run calls github.com), --skip-git-repo-check for plain work dirs and --ephemeral.
 // TMPDIR must not contain CODEX_HOME or Codex cannot make its sandbox helper and every command
 // fails while the run still "succeeds". Parse: originals 6.5; Codex reports no cost.
+
 import type { AgentCommand, AgentMetrics, Driver, DriverInput } from "../agent.ts";
+import { ConfigError, messageOf } from "../errors.ts";
 import {
   AgentParseError,
   baseEnv,
@@ -22,6 +24,16 @@ import {
 export const DEFAULT_MODEL = "gpt-5.5";
 /** The provider id our config defines. */
 export const PROVIDER = "proctor";
+
+function configToml(config: Record<string, unknown>): string {
+  try {
+    return toToml(config);
+  } catch (e) {
+    throw new ConfigError(`Cannot use the variant's settings as codex config.toml: ${messageOf(e)}`, {
+      cause: e,
+    });
+  }
+}
 
 function command(input: DriverInput): AgentCommand {
   const home = input.home;
@@ -60,7 +72,7 @@ function command(input: DriverInput): AgentCommand {
     argv,
     env: { ...baseEnv(home), CODEX_HOME: codexHome },
     secretEnv: { [input.apiKeyEnvName]: input.apiKeyEnvName },
-    files: [{ path: join(codexHome, "config.toml"), content: toToml(config), mode: 0o600 }],
+    files: [{ path: join(codexHome, "config.toml"), content: configToml(config), mode: 0o600 }],
     dirs: [join(home, "tmp")],
     stdin: input.prompt,
   };

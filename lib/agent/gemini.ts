@@ -63,11 +63,16 @@ function command(input: DriverInput): AgentCommand {
   };
 }
 
-/** The run's JSON document: the first on stdout, else (an error exit) the first on stderr with `error`. */
+/**
+ * The run's JSON document: the first on stdout; else (an error exit prints it to stderr only) the
+ * last on stderr with an `error` object, because the retry stack traces before it quote API errors.
+ */
 function document(stdout: string, stderr: string): Record<string, unknown> | undefined {
   const first = jsonObjects(stdout)[0];
   if (first) return first;
-  return jsonObjects(stderr).find((d) => isRecord(d.error));
+  return jsonObjects(stderr)
+    .filter((d) => isRecord(d.error))
+    .at(-1);
 }
 
 function parse(stdout: string, stderr: string): AgentMetrics {
