@@ -1,0 +1,87 @@
+// `eval-steps run` as one call: check the options, read the key from the variable --key-env names
+// (never from argv), load the suite, replay every case with bounded parallelism, optionally ask a
+// judge for a secondary score per step, and build the scorecard. Printing and exit codes stay at
+// the entry (scripts/eval-steps/run.ts).
+import { UsageError } from "../errors.ts";
+import type { StepCase } from "./case.ts";
+import { type JudgeRoute, judgeStep, readRubric } from "./judge.ts";
+import { type Endpoint, loadSuite, pool, replayCase } from "./replay.ts";
+import { buildStepScorecard, type StepResult, type StepScorecard } from "./scorecard.ts";
+
+/** Options of one suite run, as the command line gives them. */
+export interface RunOptions {
+  suite: string;
+  model: string;
+  url: string;
+  keyEnv: string;
+  parallel?: number;
+  region?: string;
+  timeoutMs?: number;
+  seed?: number;
+  judge?: { rubric: string; model: string; url: string; keyEnv: string; protocol: JudgeRoute["protocol"] };
+  env?: Record<string, string | undefined>;
+  fetch?: typeof fetch;
+  onResult?: (r: StepResult, done: number, total: number) => void;
+}
+
+/** Reads the key from the variable `name`; UsageError when the name is bad or the variable empty. */
+export function keyFromEnv(flag: string, name: string, env: Record<string, string | undefined>): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new UsageError(`${flag} takes the NAME of an environment variable, got "${name.slice(0, 40)}"`);
+  const value = env[name];
+  if (!value) throw new UsageError(`${flag} ${name}: the variable is not set or empty`);
+  return value;
+}
+
+/** A positive integer option, or UsageError naming the flag. */
+export function positiveInt(flag: string, value: unknown, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`${flag} must be a whole number of at least 1, got "${value}"`);
+  return n;
+}
+
+/** Replays the suite and returns its scorecard. */
+export async function runStepSuite(o: RunOptions): Promise<StepScorecard> {
+  const env = o.env ?? process.env;
+  for (const [flag, v] of [
+    ["--model", o.model],
+    ["--url", o.url],
+  ] as const)
+    if (!v) throw new UsageError(`${flag} is required`);
+  if (!/^https?:\/\//.test(o.url)) throw new UsageError(`--url must be an http(s) URL, got "${o.url}"`);
+  const ep: Endpoint = {
+    url: o.url,
+    model: o.model,
+    key: keyFromEnv("--key-env", o.keyEnv, env),
+    ...((o.region ?? env.AWS_REGION) ? { region: o.region ?? env.AWS_REGION } : {}),
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+  };
+  const judge = o.judge
+    ? {
+        route: {
+          ...o.judge,
+          key: keyFromEnv("--judge-key-env", o.judge.keyEnv, env),
+          ...(o.fetch ? { fetch: o.fetch } : {}),
+        },
+        rubric: readRubric(o.judge.rubric),
+      }
+    : undefined;
+  const cases = loadSuite(o.suite);
+  let done = 0;
+  const results = await pool(cases, o.parallel ?? 4, async (c: StepCase) => {
+    const { result, answer } = await replayCase(c, ep);
+    const r =
+      judge && answer
+        ? { ...result, judge: await judgeStep(judge.route, judge.rubric.text, c, answer) }
+        : result;
+    o.onResult?.(r, ++done, cases.length);
+    return r;
+  });
+  return buildStepScorecard(o.suite, o.model, results, {
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(judge ? { judge: { model: judge.route.model, rubric: judge.rubric.digest } } : {}),
+  });
+}

@@ -1,0 +1,119 @@
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  buildStepScorecard,
+  renderStepScorecard,
+  type StepResult,
+  StepScorecard,
+  stepScorecardJsonSchema,
+} from "../../lib/steps/scorecard.ts";
+import { session } from "./_cases.ts";
+
+function result(id: string, s: number, over: Partial<StepResult> = {}): StepResult {
+  return {
+    id,
+    session: session(s),
+    depth: 0,
+    protocol: "anthropic",
+    pass: true,
+    sameTools: true,
+    sameCalls: true,
+    valid: true,
+    prematureStop: false,
+    problems: [],
+    tools: ["Read"],
+    latencyMs: 5,
+    ...over,
+  };
+}
+
+test("rates, counts and the text form", () => {
+  const results = [
+    result("a", 1),
+    result("b", 1, { pass: false, sameCalls: false }),
+    result("c", 2, { prematureStop: null }),
+    result("d", 3, {
+      pass: false,
+      sameTools: false,
+      sameCalls: false,
+      valid: false,
+      prematureStop: null,
+      error: "HTTP 500: x",
+    }),
+  ];
+  const sc = buildStepScorecard("evals/steps/x", "opus", results, { iterations: 200 });
+  expect(StepScorecard.parse(sc)).toEqual(sc);
+  expect({
+    cases: sc.cases,
+    sessions: sc.sessions,
+    errors: sc.errors,
+    pass: sc.pass.rate,
+    stop: sc.prematureStop,
+  }).toEqual({
+    cases: 4,
+    sessions: 3,
+    errors: 1,
+    pass: 0.5,
+    stop: { n: 2, rate: 0, lo: 0, hi: 0 },
+  });
+  expect(renderStepScorecard(sc)).toBe(
+    [
+      "suite evals/steps/x  model opus  cases 4  sessions 3  errors 1",
+      "",
+      `PASS              50% (${Math.round(sc.pass.lo! * 100)}..${Math.round(sc.pass.hi! * 100)}) n=4`,
+      `SAME TOOLS        75% (${Math.round(sc.sameTools.lo! * 100)}..${Math.round(sc.sameTools.hi! * 100)}) n=4`,
+      `SAME CALLS        50% (${Math.round(sc.sameCalls.lo! * 100)}..${Math.round(sc.sameCalls.hi! * 100)}) n=4`,
+      `VALID CALLS       75% (${Math.round(sc.validCalls.lo! * 100)}..${Math.round(sc.validCalls.hi! * 100)}) n=4`,
+      "PREMATURE STOP    0% (0..0) n=2",
+      "",
+    ].join("\n"),
+  );
+});
+
+test("intervals resample sessions: one long session does not narrow the interval", () => {
+  // 40 steps in 2 sessions (one all pass, one all fail) against 40 steps in 40 sessions.
+  const clustered = Array.from({ length: 40 }, (_, i) => result(`s${i}`, i < 20 ? 1 : 2, { pass: i < 20 }));
+  const spread = Array.from({ length: 40 }, (_, i) => result(`s${i}`, i, { pass: i < 20 }));
+  const a = buildStepScorecard("s", "m", clustered).pass;
+  const b = buildStepScorecard("s", "m", spread).pass;
+  expect({ a: a.rate, b: b.rate }).toEqual({ a: 0.5, b: 0.5 });
+  expect({ lo: a.lo, hi: a.hi }).toEqual({ lo: 0, hi: 1 });
+  expect(b.hi! - b.lo!).toBeLessThan(0.4);
+});
+
+test("same results and seed, same scorecard; no cases gives empty rates", () => {
+  const rs = [result("a", 1), result("b", 2, { pass: false })];
+  expect(buildStepScorecard("s", "m", rs, { seed: 7 })).toEqual(
+    buildStepScorecard("s", "m", rs, { seed: 7 }),
+  );
+  const empty = buildStepScorecard("s", "m", []);
+  expect(empty.pass).toEqual({ n: 0, rate: null, lo: null, hi: null });
+  expect(renderStepScorecard(empty)).toContain("PASS              - n=0");
+});
+
+test("judge scores are a secondary row and never change pass", () => {
+  const rs = [
+    result("a", 1, { pass: false, judge: { score: 1, reason: "fine" } }),
+    result("b", 2, { judge: { error: "judge: HTTP 500: x" } }),
+  ];
+  const sc = buildStepScorecard("s", "m", rs, { judge: { model: "j", rubric: `sha256:${"0".repeat(64)}` } });
+  expect(sc.judge).toEqual({
+    model: "j",
+    rubric: `sha256:${"0".repeat(64)}`,
+    n: 1,
+    errors: 1,
+    mean: 1,
+    lo: 1,
+    hi: 1,
+  });
+  expect(sc.pass.rate).toBe(0.5);
+  expect(renderStepScorecard(sc).split("\n").at(-2)).toBe(
+    "JUDGE             1.00 (1.00..1.00) n=1 errors=1  (secondary: never changes pass)",
+  );
+});
+
+test("schemas/step-scorecard.schema.json is the generated schema", () => {
+  const path = join(import.meta.dirname, "..", "..", "schemas", "step-scorecard.schema.json");
+  expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(stepScorecardJsonSchema());
+});
