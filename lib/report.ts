@@ -1,0 +1,18 @@
+// Reports people look at: one self-contained HTML file per run (no network, no scripts, no fonts),
+// for run-eval, task suites, step suites and promotion runs. This module is the front door: the
+// renderers live in lib/report/<kind>.ts over one escaping builder (html.ts) and one small SVG chart
+// module (svg.ts); writing goes through writeFileAtomic so a reader never sees half a report.
+import { messageOf, UpstreamError } from "./errors.ts";
+import { writeFileAtomic } from "./fsx.ts";
+
+export { renderStepsReportHtml, type StepsReportInput } from "./report/steps.ts";
+export { renderSuiteReportHtml, type SuiteReportOptions } from "./report/suite.ts";
+
+/** Writes a rendered report atomically; UpstreamError (4) naming the file when the disk refuses. */
+export function writeReport(path: string, document: string): void {
+  try {
+    writeFileAtomic(path, document);
+  } catch (error) {
+    throw new UpstreamError(`Cannot write report "${path}": ${messageOf(error)}`, { cause: error });
+  }
+}
