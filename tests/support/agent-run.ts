@@ -13,8 +13,8 @@ import { httpError, type MockModel, runCommand, type Script, startMockModel } fr
 import { tempDir } from "./tmp.ts";
 import { REPO_ROOT } from "./tools.ts";
 
-/** Our own cap on one CLI run: every CLI can hang on a silent server (agent-clis.md). */
-export const RUN_TIMEOUT_MS = 90_000;
+/** Our own cap on one CLI run (every CLI can hang on a silent server), under the 60 s test timeout of `npm test`. */
+export const RUN_TIMEOUT_MS = 50_000;
 /** The runner-side variable holding the key; the CLIs read it under their own names. */
 export const KEY_VAR = "PROCTOR_TEST_MODEL_KEY";
 

@@ -1,0 +1,129 @@
+// The drivers against the REAL pinned CLIs (evals/clis), run locally with a fresh HOME in a temp dir
+// against the mock model on 127.0.0.1: the mock asks for one shell command through each CLI's own
+// shell tool, then ends with a final text. One run per CLI (2-core machines); each run has our own
+// wall-clock timeout (tests/support/agent-run.ts).
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { type AgentMetrics, driverFor } from "../../lib/agent.ts";
+import type { Harness } from "../../lib/suite.ts";
+import { runAgent } from "../support/agent-run.ts";
+import { type AuthKind, runCommand, startMockModel } from "../support/mock-model.ts";
+import { tempDir } from "../support/tmp.ts";
+
+/** Every regular file under `dir` that contains `needle`. */
+function filesContaining(dir: string, needle: string): string[] {
+  const hits: string[] = [];
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    const path = join(dir, name);
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st?.isFile() && readFileSync(path).includes(needle)) hits.push(name);
+  }
+  return hits;
+}
+
+const CASES: Array<{
+  harness: Harness;
+  auth: AuthKind;
+  requests: string[];
+  metrics: Omit<AgentMetrics, "durationMs">;
+}> = [
+  {
+    harness: "claude",
+    auth: "x-api-key",
+    requests: ["HEAD / status 200", "POST /v1/messages?beta=true tools", "POST /v1/messages?beta=true text"],
+    // Cost is Claude's own: 200 input + 20 output tokens at its $5/$25 per MTok for unknown models.
+    metrics: {
+      costUsd: 0.0015,
+      turns: 2,
+      tokens: 220,
+      toolCalls: 1,
+      toolErrors: 0,
+      failed: false,
+      reported: { cost: true, turns: true, tokens: true },
+    },
+  },
+  {
+    harness: "codex",
+    auth: "bearer",
+    requests: ["POST /v1/responses tools", "POST /v1/responses text"],
+    metrics: {
+      costUsd: null,
+      turns: 1,
+      tokens: 220,
+      toolCalls: 1,
+      toolErrors: 0,
+      failed: false,
+      reported: { cost: false, turns: true, tokens: true },
+    },
+  },
+  {
+    harness: "gemini",
+    auth: "x-goog-api-key",
+    requests: [
+      "POST /v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse tools",
+      "POST /v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse text",
+    ],
+    metrics: {
+      costUsd: null,
+      turns: null,
+      tokens: 220,
+      toolCalls: 1,
+      toolErrors: 0,
+      failed: false,
+      reported: { cost: false, turns: false, tokens: true },
+    },
+  },
+];
+
+describe("real CLIs against the mock model", () => {
+  test.each(CASES)("$harness runs the scripted shell command and reports it", async (c) => {
+    using dir = tempDir(`proctor-real-${c.harness}`);
+    await using mock = await startMockModel();
+    const key = `sk-proctor-${c.harness}-${crypto.randomUUID()}`;
+    mock.scenario(key, runCommand("echo made by the agent > made-by-agent.txt"), c.harness);
+    const { result, work } = await runAgent({ harness: c.harness, mock, root: dir.path, key });
+
+    const { durationMs, ...metrics } = driverFor(c.harness).parse(
+      result.stdout,
+      result.stderr,
+      result.exitCode,
+    );
+    const file = join(work, "made-by-agent.txt");
+    expect({
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      file: existsSync(file) ? readFileSync(file, "utf8") : null,
+      metrics,
+      durationReported: c.harness === "claude" ? typeof durationMs === "number" : durationMs === null,
+    }).toEqual({
+      exitCode: 0,
+      timedOut: false,
+      file: "made by the agent\n",
+      metrics: c.metrics,
+      durationReported: true,
+    });
+
+    // The key reached the mock only in the auth header: every model request was routed by it (its
+    // scenario), and no logged part of any request (URL, other headers, body) holds it.
+    const seen = mock.requests.map((r) => ({
+      line: `${r.method} ${r.url} ${r.reply}`,
+      auth: r.url === "/" ? "none" : r.auth,
+      scenario: r.url === "/" ? c.harness : r.scenario,
+      leak: JSON.stringify(r).includes(key),
+    }));
+    expect(seen).toEqual(
+      c.requests.map((line) => ({
+        line,
+        auth: line.startsWith("HEAD") ? "none" : c.auth,
+        scenario: c.harness,
+        leak: false,
+      })),
+    );
+    // Nor did the CLI write it anywhere (HOME, work dir, TMPDIR), nor print it.
+    expect({
+      files: filesContaining(dir.path, key),
+      output: `${result.stdout}${result.stderr}`.includes(key),
+    }).toEqual({ files: [], output: false });
+  });
+});
