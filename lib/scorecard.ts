@@ -48,6 +48,12 @@ function sumOf(trials: readonly Trial[], field: (t: Trial) => number): number {
   return total;
 }
 
+/** `{[key]: mean of field}` over the trials whose CLI reported it (Gemini reports no turns); {} if none did. */
+function meanOfReported(trials: readonly Trial[], field: "turns", key: "meanTurns"): Partial<VariantScore> {
+  const reported = trials.filter((t) => !t.unreported?.includes(field));
+  return reported.length === 0 ? {} : { [key]: sumOf(reported, (t) => t[field]) / reported.length };
+}
+
 function score(
   name: string,
   all: readonly Trial[],
@@ -97,7 +103,7 @@ function score(
     passAtK: passK.passAtK,
     passHatK: passK.passHatK,
     tasks: tasks.length,
-    meanTurns: sumOf(scored, (t) => t.turns) / scored.length,
+    ...meanOfReported(scored, "turns", "meanTurns"),
     infraFailures: all.length - scored.length,
     pass1TaskCILo: taskPass.lo,
     pass1TaskCIHi: taskPass.hi,

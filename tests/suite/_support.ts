@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { DRIVERS, type Driver } from "../../lib/agent.ts";
 import type { PhaseResult, PhaseSpec, Workspace } from "../../lib/docker/phase.ts";
 import type { SuiteRunner } from "../../lib/suite/trial.ts";
+import { runCommand, type Script, type Step, text } from "../support/mock-model.ts";
 
 /** The bug fix of the fixture task (evals/tasks/fix-add). */
 export const FIX = "sed -i 's/\\$1 - \\$2/$1 + $2/' add.sh";
@@ -105,3 +106,10 @@ export const ADD_REPO = {
   "add.sh": "#!/bin/sh\necho $(( $1 - $2 ))\n",
   "test.sh": '#!/bin/sh\nset -e\n[ "$(sh add.sh 2 3)" = 5 ]\n',
 };
+
+/** The mock model of the fixture suite: model "mock-fix" runs FIX through the CLI's shell tool, any other model only talks. */
+export function fixtureScript(): Script {
+  const fix = runCommand(FIX, "Fixed add.sh.");
+  return (req, ctx) =>
+    req.model === "mock-fix" ? (fix as Exclude<Script, Step[]>)(req, ctx) : text("I cannot fix it.");
+}

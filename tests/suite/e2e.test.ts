@@ -1,0 +1,132 @@
+// End to end with the real agent CLIs against the mock model (issue 5's "done means"): the fixture
+// suite (evals/suites/fixture.yaml: the real Claude Code CLI, model "mock-fix" answered with the fix,
+// "mock-nofix" without, 3 repeats) gives control 0%, fixer 100%, verdict better; the same task runs
+// once each with Codex and Gemini (evals/suites/fixture-clis.yaml). Through `agent-eval suite`, first
+// on the LocalRunner (--local), then on the Docker runner with the offline images.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "../../lib/proc.ts";
+import { loadScorecard, loadTrials } from "../../lib/scorecard.ts";
+import { agentCli } from "../support/agent-clis.ts";
+import { startMockModel } from "../support/mock-model.ts";
+import { tempDir } from "../support/tmp.ts";
+import { REPO_ROOT } from "../support/tools.ts";
+import { fixtureScript } from "./_support.ts";
+
+const ENTRY = join(REPO_ROOT, "scripts", "agent-eval.ts");
+const SUITES = join(REPO_ROOT, "evals", "suites");
+const KEYS = {
+  ANTHROPIC_API_KEY: "e2e-claude-key",
+  OPENAI_API_KEY: "e2e-codex-key",
+  GEMINI_API_KEY: "e2e-gemini-key",
+};
+
+/** Runs `agent-eval suite <args>` with the pinned CLIs first on PATH and the model keys set. */
+async function suiteCli(args: string[], cwd: string) {
+  const bin = join(agentCli("claude"), "..");
+  agentCli("codex");
+  agentCli("gemini");
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...KEYS,
+    PATH: `${bin}:${process.env.PATH}`,
+  };
+  delete env.CI;
+  const r = await run([process.execPath, ENTRY, "suite", ...args], { cwd, env });
+  return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** What a scorecard says, in short. */
+function summary(path: string) {
+  const sc = loadScorecard(path);
+  return {
+    pass1: sc.variants.map((v) => [v.name, v.trials, v.pass1]),
+    comparisons: (sc.comparisons ?? []).map((c) => [c.variant, c.delta, c.verdict]),
+    errors: (sc.trials ?? []).filter((t) => t.error).map((t) => `${t.variant}: ${t.error}`),
+    runner: sc.runner ?? "docker",
+  };
+}
+
+describe("agent-eval suite --local with the real CLIs", () => {
+  test("the fixture suite: control 0%, fixer 100%, better; scorecard, report and trials written", async () => {
+    await using mock = await startMockModel({ script: fixtureScript() });
+    using dir = tempDir("suite-e2e");
+    const at = (f: string) => join(dir.path, f);
+    const r = await suiteCli(
+      [
+        join(SUITES, "fixture.yaml"),
+        "--local",
+        "--parallel",
+        "6",
+        "--model-url",
+        mock.url,
+        "--scorecard",
+        at("sc.json"),
+        "--report",
+        at("report.md"),
+        "--trials",
+        at("trials.jsonl"),
+      ],
+      dir.path,
+    );
+    const report = readFileSync(at("report.md"), "utf8");
+    expect({
+      exitCode: r.exitCode,
+      warned: r.stderr.includes("WITHOUT any isolation"),
+      summary: summary(at("sc.json")),
+      stdoutIsReport: r.stdout === report,
+      trials: loadTrials(at("trials.jsonl")).length,
+      keyInLog: JSON.stringify(mock.requests).includes("e2e-claude-key"),
+    }).toEqual({
+      exitCode: 0,
+      warned: true,
+      summary: {
+        pass1: [
+          ["control", 3, 0],
+          ["fixer", 3, 1],
+        ],
+        comparisons: [["fixer", 1, "better"]],
+        errors: [],
+        runner: "local",
+      },
+      stdoutIsReport: true,
+      trials: 6,
+      keyInLog: false,
+    });
+  });
+
+  test("Codex and Gemini run the same task once each and fix it", async () => {
+    await using mock = await startMockModel({ script: fixtureScript() });
+    using dir = tempDir("suite-e2e");
+    const r = await suiteCli(
+      [
+        join(SUITES, "fixture-clis.yaml"),
+        "--local",
+        "--model-url",
+        mock.url,
+        "--scorecard",
+        join(dir.path, "sc.json"),
+      ],
+      dir.path,
+    );
+    expect({
+      exitCode: r.exitCode,
+      stderr: r.stderr.trim().split("\n")[0],
+      summary: summary(join(dir.path, "sc.json")),
+    }).toEqual({
+      exitCode: 0,
+      stderr:
+        "warning: --local runs setup, agent and check on this host WITHOUT any isolation (testing only)",
+      summary: {
+        pass1: [
+          ["codex", 1, 1],
+          ["gemini", 1, 1],
+        ],
+        comparisons: [["gemini", 0, "no_significant_difference"]],
+        errors: [],
+        runner: "local",
+      },
+    });
+  });
+});
