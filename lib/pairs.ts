@@ -1,0 +1,160 @@
+// The shadow pair store (halo-shadow's format, originals.md §6.9): JSONL, one pair per row, each row
+// plaintext or sealed ({id, time, kid, enc}, see lib/pairs/seal.ts). Reading streams line by line and
+// is all or nothing: any row that cannot be decoded fails the whole read naming its line, because a
+// silently partial sample would bias every figure built on it. Blank lines are skipped.
+import { z } from "zod";
+import { ConfigError } from "./errors.ts";
+import { type Line, readLines } from "./pairs/lines.ts";
+import { keyRing, type PairKey, unseal } from "./pairs/seal.ts";
+
+export { keyId, loadPairKey, type PairKey, parsePairKey, seal } from "./pairs/seal.ts";
+
+/** halo-shadow's protocol names and the aliases we accept, mapped onto lib/wire's. */
+export const PAIR_PROTOCOLS = {
+  anthropic: "anthropic",
+  messages: "anthropic",
+  bedrock: "bedrock",
+  responses: "responses",
+  openai: "responses",
+  "openai-responses": "responses",
+  gemini: "gemini",
+} as const;
+
+/** One arm's replay of the request: where it went, what came back. */
+export const PairSide = z.looseObject({
+  target: z.looseObject({ variant: z.string().optional(), upstream: z.string(), model: z.string() }),
+  status: z.number().int(),
+  latency_ms: z.number(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  response: z.unknown().optional().describe("the raw response body (JSON)"),
+  error: z.string().optional(),
+});
+export type PairSide = z.infer<typeof PairSide>;
+
+/** One plaintext pair row. Unknown fields are kept (halo-shadow may add some). */
+export const Pair = z.looseObject({
+  version: z.literal(1).optional().describe("absent in rows halo-shadow writes"),
+  id: z.string().min(1),
+  time: z.string().describe("RFC 3339"),
+  experiment: z.string(),
+  ring: z.string().optional(),
+  session_id: z.string().optional(),
+  protocol: z.enum(Object.keys(PAIR_PROTOCOLS) as [keyof typeof PAIR_PROTOCOLS]),
+  request: z.record(z.string(), z.unknown()).describe("the production request body"),
+  control: PairSide,
+  candidate: PairSide,
+  cost_usd_estimate: z.number().optional(),
+});
+export type Pair = z.infer<typeof Pair>;
+
+/** A sealed row: the pair JSON encrypted with the key whose id is `kid`. */
+export const SealedRow = z.strictObject({
+  id: z.string().min(1),
+  time: z.string(),
+  kid: z.string().regex(/^[0-9a-f]{16}$/),
+  enc: z.string().min(1),
+});
+
+/** The JSON Schema committed as schemas/pair.schema.json (one plaintext row). */
+export function pairJsonSchema(): unknown {
+  return z.toJSONSchema(Pair);
+}
+
+/** A decoded row and where it came from in the file (to re-read it later without keeping it). */
+export interface PairRow {
+  pair: Pair;
+  line: number;
+  offset: number;
+  length: number;
+  sealed: boolean;
+}
+
+function issueOf(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+  return `${issue?.message ?? "invalid"}${at}`;
+}
+
+/** A reusable row decoder over a set of keys; throws plain Errors the reader prefixes with the line. */
+export function pairDecoder(keys: readonly PairKey[]): (text: string) => { pair: Pair; sealed: boolean } {
+  const ring = keyRing(keys);
+  return (text) => {
+    let row: unknown;
+    try {
+      row = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`not JSON: ${(error as Error).message}`);
+    }
+    let sealed = false;
+    if (typeof row === "object" && row !== null && "kid" in row) {
+      const s = SealedRow.safeParse(row);
+      if (!s.success) throw new Error(`bad sealed row: ${issueOf(s.error)}`);
+      if (ring.size === 0) throw new Error("sealed row and no --pair-key-file given");
+      const plain = unseal(s.data.enc, s.data.id, s.data.kid, ring);
+      try {
+        row = JSON.parse(plain);
+      } catch (error) {
+        throw new Error(`sealed pair is not JSON: ${(error as Error).message}`);
+      }
+      if (typeof row === "object" && row !== null && (row as { id?: unknown }).id !== s.data.id)
+        throw new Error("sealed pair id differs from the row id");
+      sealed = true;
+    }
+    const p = Pair.safeParse(row);
+    if (!p.success) throw new Error(issueOf(p.error));
+    return { pair: row as Pair, sealed };
+  };
+}
+
+/** Wraps a row failure as the read's ConfigError: `Cannot read pair store "<path>": line <n>: <why>`. */
+export function rowError(path: string, line: number, error: unknown): ConfigError {
+  return new ConfigError(`Cannot read pair store "${path}": line ${line}: ${(error as Error).message}`, {
+    cause: error,
+  });
+}
+
+/** Streams every pair of the store; the first undecodable row throws (ConfigError, exit 3). */
+export function* readPairs(path: string, keys: readonly PairKey[] = []): Generator<PairRow> {
+  const decode = pairDecoder(keys);
+  let lines: Generator<Line>;
+  try {
+    lines = readLines(path);
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot read pair store "${path}": ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+    );
+  }
+  for (const l of iterate(lines, path)) {
+    if (l.text.trim() === "") continue;
+    let row: { pair: Pair; sealed: boolean };
+    try {
+      row = decode(l.text);
+    } catch (error) {
+      throw rowError(path, l.n, error);
+    }
+    yield { ...row, line: l.n, offset: l.offset, length: l.length };
+  }
+}
+
+// File-system errors surface on the first next(): name the file, never a stack.
+function* iterate(lines: Generator<Line>, path: string): Generator<Line> {
+  for (;;) {
+    let r: IteratorResult<Line>;
+    try {
+      r = lines.next();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ConfigError(`Cannot read pair store "${path}": ${code ?? (error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (r.done) return;
+    yield r.value;
+  }
+}
+
+/** The lib/wire protocol name of a pair. */
+export function wireProtocol(pair: Pair): (typeof PAIR_PROTOCOLS)[keyof typeof PAIR_PROTOCOLS] {
+  return PAIR_PROTOCOLS[pair.protocol];
+}

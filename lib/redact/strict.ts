@@ -1,0 +1,80 @@
+// The strict detector set for text that leaves the machine as an artifact (step cases): the default
+// table plus more vendor tokens, Basic credentials, credentials in URLs, e-mail addresses, and a
+// high-entropy rule. Kept apart from DETECTORS so the shim's record mode keeps its behaviour (e-mail
+// addresses are legitimate gh output). The entropy rule is a function, not a pattern, and can be
+// switched off per string (provider ids, thinking signatures, encrypted reasoning must replay).
+import { DETECTORS, type Detector, type Finding, findSecrets } from "../redact.ts";
+
+/** Bumped whenever a rule changes, and recorded in every case's provenance. */
+export const REDACTION_RULES_VERSION = "strict-1";
+
+/** Detectors the strict set adds to the default table. */
+export const STRICT_EXTRA: readonly Detector[] = [
+  { name: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { name: "stripe-key", pattern: /\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}/g },
+  { name: "gitlab-token", pattern: /\bglpat-[0-9A-Za-z_-]{20,}/g },
+  { name: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: "huggingface-token", pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
+  { name: "basic-auth", pattern: /\bBasic[ \t]+(?<secret>[A-Za-z0-9+/]{8,}={0,2})/g },
+  { name: "url-credentials", pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]+:(?<secret>[^\s@/"'<>]+)@/gi },
+  { name: "email", pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
+];
+
+/** The default table then the strict additions (earlier wins an overlap at one start). */
+export const STRICT_DETECTORS: readonly Detector[] = [...DETECTORS, ...STRICT_EXTRA];
+
+// Runs of token characters; a credential is one run in text, code or JSON.
+const TOKEN = /[A-Za-z0-9+/_=-]{20,}/g;
+
+/** Shannon entropy of `s` in bits per character. */
+export function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const c of counts.values()) {
+    const p = c / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/**
+ * True for a token that looks random: long lowercase/uppercase hex with digits (32+), or 20+ chars
+ * mixing upper, lower and digits at 3.5+ bits per character. Paths and identifiers rarely mix all
+ * three classes that evenly; when they do they are redacted too, which is the safe side.
+ */
+export function isHighEntropy(token: string): boolean {
+  const t = token.replace(/^[/=_-]+|[/=_-]+$/g, "");
+  if (t.length < 20) return false;
+  if (/^[0-9a-f]{32,}$|^[0-9A-F]{32,}$/.test(t) && /[0-9]/.test(t) && /[a-fA-F]/.test(t)) return true;
+  return /[a-z]/.test(t) && /[A-Z]/.test(t) && /[0-9]/.test(t) && entropy(t) >= 3.5;
+}
+
+/** High-entropy spans of `text`. */
+export function findHighEntropy(text: string): Finding[] {
+  const out: Finding[] = [];
+  for (const m of text.matchAll(TOKEN))
+    if (isHighEntropy(m[0]))
+      out.push({ detector: "high-entropy", start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+/** Every strict finding in `text`, non-overlapping, in order; `entropyRule: false` for exempt strings. */
+export function findStrict(text: string, detectors: readonly Detector[], entropyRule: boolean): Finding[] {
+  const named = findSecrets(text, detectors);
+  if (!entropyRule) return named;
+  const all = [...named, ...findHighEntropy(text)].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Finding[] = [];
+  let reach = -1;
+  for (const f of all) {
+    if (f.start < reach) continue;
+    out.push(f);
+    reach = f.end;
+  }
+  return out;
+}
+
+/** Builds detectors from user regexes (`--redact-pattern`); a bad regex is the caller's usage error. */
+export function patternDetectors(patterns: readonly string[]): Detector[] {
+  return patterns.map((p, i) => ({ name: `pattern-${i + 1}`, pattern: new RegExp(p, "g") }));
+}

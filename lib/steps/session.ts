@@ -1,0 +1,116 @@
+// Sessions out of a pair store: what one production request says about its place in a session. Each
+// request carries the conversation so far; the request after step d carries step d's assistant turn
+// at the index where step d's conversation ended. So per request we keep only hashes (the whole
+// conversation, and the conversation before its last assistant turn) and that last turn's calls:
+// enough to chain steps and recover production's action without keeping any request in memory.
+import { createHash, type Hash } from "node:crypto";
+import * as wire from "../wire.ts";
+import { isRecord, type OfferedTool } from "../wire.ts";
+import { anthropicCalls, geminiCalls, type RawCall, responsesCalls } from "./action.ts";
+import type { StepProtocol } from "./case.ts";
+
+/** What one request tells about its step. */
+export interface RequestFacts {
+  /** The tools offered; none means an auxiliary request (title, summary, router), never a step. */
+  tools: OfferedTool[];
+  /** Items in the conversation (messages, input items or contents). */
+  length: number;
+  /** Hash of the whole conversation (cache markers ignored). */
+  convHash: string;
+  /** The last assistant turn: where it starts, the hash of what came before it, its calls. */
+  lastTurn?: { at: number; before: string; calls: RawCall[] };
+  /** Hash of the exact request body (byte-identical retries share it). */
+  bodyHash: string;
+}
+
+// Claude Code moves cache_control markers between requests; they are not part of the conversation.
+const ignoreCache = (k: string, v: unknown) => (k === "cache_control" ? undefined : v);
+
+/** The conversation items of a request in `protocol`. */
+export function conversation(protocol: StepProtocol, req: Record<string, unknown>): unknown[] {
+  const items = protocol === "responses" ? req.input : protocol === "gemini" ? req.contents : req.messages;
+  return Array.isArray(items) ? items : [];
+}
+
+const RESPONSES_MODEL_ITEMS = new Set([
+  "reasoning",
+  "function_call",
+  "custom_tool_call",
+  "local_shell_call",
+  "web_search_call",
+]);
+
+/** True when a conversation item is (part of) a model turn. */
+function isModelItem(protocol: StepProtocol, item: unknown): boolean {
+  if (!isRecord(item)) return false;
+  if (protocol === "responses")
+    return (
+      RESPONSES_MODEL_ITEMS.has(String(item.type)) ||
+      (item.type === "message" && item.role === "assistant") ||
+      (item.type === undefined && item.role === "assistant")
+    );
+  return item.role === (protocol === "gemini" ? "model" : "assistant");
+}
+
+/** Where the last model turn starts and ends (Responses spreads one turn over several items). */
+function lastTurnSpan(protocol: StepProtocol, items: unknown[]): { at: number; end: number } | undefined {
+  let end = items.length;
+  while (end > 0 && !isModelItem(protocol, items[end - 1])) end--;
+  if (end === 0) return undefined;
+  let at = end - 1;
+  if (protocol === "responses") while (at > 0 && isModelItem(protocol, items[at - 1])) at--;
+  return { at, end };
+}
+
+function turnCalls(protocol: StepProtocol, turn: unknown[]): RawCall[] {
+  if (protocol === "responses") return responsesCalls(turn);
+  const item = turn[0] as Record<string, unknown>;
+  return protocol === "gemini" ? geminiCalls(item.parts) : anthropicCalls(item.content);
+}
+
+/** The tools a request offers, by the protocol's own parser (a body it rejects offers none). */
+export function offeredTools(protocol: StepProtocol, req: Record<string, unknown>): OfferedTool[] {
+  const p = protocol === "bedrock" ? wire.bedrock : wire.PROTOCOLS[protocol];
+  try {
+    return p.toolsOffered(p.parseRequest(req) as never);
+  } catch {
+    return [];
+  }
+}
+
+/** The facts of one request (it is hashed once, item by item, so this stays linear in its size). */
+export function requestFacts(protocol: StepProtocol, req: Record<string, unknown>): RequestFacts {
+  const items = conversation(protocol, req);
+  const span = lastTurnSpan(protocol, items);
+  const h: Hash = createHash("sha256");
+  let before: string | undefined;
+  items.forEach((item, i) => {
+    if (span && i === span.at) before = h.copy().digest("hex");
+    h.update(JSON.stringify(item, ignoreCache) ?? "null");
+    h.update("\n");
+  });
+  const convHash = h.digest("hex");
+  // The body's other fields (tools, system, model...) with the conversation already hashed above.
+  const rest = JSON.stringify(req, (k, v: unknown) => (k !== "" && v === items ? convHash : v));
+  return {
+    tools: offeredTools(protocol, req),
+    length: items.length,
+    convHash,
+    ...(span && before !== undefined
+      ? { lastTurn: { at: span.at, before, calls: turnCalls(protocol, items.slice(span.at, span.end)) } }
+      : {}),
+    bodyHash: createHash("sha256").update(rest).digest("hex"),
+  };
+}
+
+/** Production's action at a step, when the next request of the session continues its conversation. */
+export function recoveredAction(step: RequestFacts, next: RequestFacts | undefined): RawCall[] | undefined {
+  const t = next?.lastTurn;
+  if (!t || t.at !== step.length || t.before !== step.convHash) return undefined;
+  return t.calls;
+}
+
+/** The depth bucket `sample` draws from: 0, 1-4, 5-19, 20+. */
+export function depthBucket(depth: number): "0" | "1-4" | "5-19" | "20+" {
+  return depth === 0 ? "0" : depth < 5 ? "1-4" : depth < 20 ? "5-19" : "20+";
+}
