@@ -229,7 +229,13 @@ export async function detectAgentSandbox(): Promise<Sandbox> {
   const sandbox = makeAgentSandbox({ tool, setpriv, drop: root, hide: [] });
   const dir = mkdtempSync(`${realpathSync(tmpdir())}/idd-agent-probe-`);
   try {
-    prepareWorkDir(sandbox, dir);
+    try {
+      prepareWorkDir(sandbox, dir);
+    } catch (error) {
+      throw new UpstreamError(
+        `${(error as Error).message}\n  To fix: set TMPDIR to a directory uid ${SUBJECT_ID} can reach`,
+      );
+    }
     const { argv, env } = sandbox.wrap({
       workDir: dir,
       cwd: dir,

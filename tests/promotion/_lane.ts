@@ -2,9 +2,10 @@
 // each with its own skills/demo/SKILL.md), a private store copied from the fixture, the task locked
 // and committed, an agent config pointing at the stub agent, and a runner for the real entry
 // (scripts/agent-eval.ts through bun) that returns exit code, the parsed stdout object and stderr.
-import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { run } from "../../lib/proc.ts";
 import { lockTask } from "../../lib/promotion/lock.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -63,6 +64,12 @@ export function makeLane(
   gitIn(repo, "checkout", "-q", "main");
   const store = join(repo, "evals", "promotion", "private");
   cpSync(join(FIX, "store"), store, { recursive: true });
+  // min_runs 2, as in the original's suite: --runs 2 can decide, --runs 1 is insufficient.
+  const task = join(store, "tasks", "demo", "task.json");
+  writeFileSync(
+    task,
+    `${JSON.stringify({ ...JSON.parse(readFileSync(task, "utf8")), min_runs: 2 }, null, 2)}\n`,
+  );
   opts.store?.(store);
   lockTask(store, "demo", join(repo, "evals", "promotion", "lock.json"));
   commitAll(repo, "chore(evals): lock demo");
@@ -75,7 +82,7 @@ export function makeLane(
       cli: "stub-agent",
       cli_version: "1.0.0",
       tools: ["Bash"],
-      pass_env: ["STUB_MODE", "STUB_CANARY", "STUB_CRITERIA", "STUB_SNOOP"],
+      pass_env: ["STUB_MODE", "STUB_CANARY", "STUB_CRITERIA", "STUB_SNOOP", "STUB_MODEL_URL"],
       ...opts.config,
     }),
   );
@@ -90,11 +97,11 @@ export interface Invocation {
 }
 
 /** Runs `agent-eval <args>` in `cwd` with the opt-in set (unless `env` overrides it), CI unset. */
-export function agentEval(
+export async function agentEval(
   args: string[],
   cwd: string,
   env: Record<string, string | undefined> = {},
-): Invocation {
+): Promise<Invocation> {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !["CI", "GITHUB_ACTIONS", "EVAL_RECORD", "IDD_PROMOTION_STORE"].includes(k))
@@ -104,7 +111,7 @@ export function agentEval(
     if (v === undefined) delete merged[k];
     else merged[k] = v;
   }
-  const r = spawnSync(process.execPath, [ENTRY, ...args], { cwd, env: merged, encoding: "utf8" });
+  const r = await run([process.execPath, ENTRY, ...args], { cwd, env: merged });
   const lines = r.stdout.trim().split("\n").filter(Boolean);
   let out: Record<string, unknown> = {};
   try {
@@ -112,5 +119,5 @@ export function agentEval(
   } catch {
     out = { unparsed: r.stdout };
   }
-  return { code: r.status ?? -1, out, stdout: r.stdout, stderr: r.stderr };
+  return { code: r.exitCode ?? -1, out, stdout: r.stdout, stderr: r.stderr };
 }
