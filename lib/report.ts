@@ -2,9 +2,12 @@
 // for run-eval, task suites, step suites and promotion runs. This module is the front door: the
 // renderers live in lib/report/<kind>.ts over one escaping builder (html.ts) and one small SVG chart
 // module (svg.ts); writing goes through writeFileAtomic so a reader never sees half a report.
-import { messageOf, UpstreamError } from "./errors.ts";
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
+import { messageOf, UpstreamError, UsageError } from "./errors.ts";
 import { writeFileAtomic } from "./fsx.ts";
 
+export { renderRunEvalReportHtml } from "./report/run-eval.ts";
 export { renderStepsReportHtml, type StepsReportInput } from "./report/steps.ts";
 export { renderSuiteReportHtml, type SuiteReportOptions } from "./report/suite.ts";
 
@@ -15,4 +18,21 @@ export function writeReport(path: string, document: string): void {
   } catch (error) {
     throw new UpstreamError(`Cannot write report "${path}": ${messageOf(error)}`, { cause: error });
   }
+}
+
+/**
+ * Refuses a report path whose directory does not exist (UsageError, exit 2), checked before a run
+ * starts so a long run never ends in a report that cannot be written.
+ */
+export function checkReportPath(path: string, flag = "--report"): void {
+  const dir = dirname(path);
+  let ok = false;
+  try {
+    ok = statSync(dir).isDirectory();
+  } catch {
+    // missing: refused below
+  }
+  if (!ok) throw new UsageError(`${flag} "${path}": directory "${dir}" does not exist`);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`${flag} "${path}": is a directory, expected a file name like report.html`);
 }

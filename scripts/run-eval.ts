@@ -10,6 +10,7 @@ import { defineCommand } from "citty";
 import { runTool } from "../lib/cli.ts";
 import { UsageError } from "../lib/errors.ts";
 import { writeFileAtomic } from "../lib/fsx.ts";
+import { checkReportPath, renderRunEvalReportHtml, writeReport } from "../lib/report.ts";
 import type { RunContext } from "../lib/runner/case-run.ts";
 import { stageGh } from "../lib/runner/gh-stage.ts";
 import { renderJunit } from "../lib/runner/junit.ts";
@@ -44,6 +45,7 @@ const command = defineCommand({
     repo: { type: "string", description: "repository root for repo_scripts and grading (default: cwd)" },
     keep: { type: "string", description: "keep each case's OUT and logs under DIR/<case name>/" },
     junit: { type: "string", description: "write JUnit XML to FILE" },
+    report: { type: "string", description: "write a self-contained HTML report to FILE" },
     json: {
       type: "boolean",
       description: "print one machine-readable result (schemas/run-result.schema.json)",
@@ -68,6 +70,7 @@ const command = defineCommand({
     const timeoutMs = positiveInt(args.timeout, "--timeout", 0) * 1000;
     if (args.sandbox !== undefined && !(MECHANISMS as readonly string[]).includes(args.sandbox))
       throw new UsageError(`--sandbox must be one of ${MECHANISMS.join(", ")}, got "${args.sandbox}"`);
+    if (args.report) checkReportPath(resolve(args.report));
     const cases = findCases(paths);
 
     const detection = await detectSandbox(args.sandbox ? { prefer: args.sandbox as SandboxMechanism } : {});
@@ -111,6 +114,7 @@ const command = defineCommand({
     if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else if (cases.length > 1) process.stdout.write(`\n${renderSummary(result)}`);
     if (args.junit) writeFileAtomic(resolve(args.junit), renderJunit(result));
+    if (args.report) writeReport(resolve(args.report), renderRunEvalReportHtml(result));
     const stepSummary = process.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) appendFileSync(stepSummary, renderMarkdown(result));
     return exitCode;

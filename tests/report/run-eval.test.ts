@@ -1,0 +1,131 @@
+// The run-eval report in a real browser: totals, one row per case with its isolation proof, the
+// failures opened up, every number equal to the RunResult's, a case's output shown as text (never
+// markup), and no request or console error. Also `run-eval --report` refusing a bad path up front.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { renderRunEvalReportHtml } from "../../lib/report/run-eval.ts";
+import { goFixed } from "../../lib/scorecard/markdown.ts";
+import { main } from "../../scripts/run-eval.ts";
+import {
+  ARTIFACTS,
+  launchBrowser,
+  type ReportBrowser,
+  renderedSections,
+  shownMetrics,
+} from "../support/browser.ts";
+import { generateRunResult } from "../support/report-gen.ts";
+import { tempDir } from "../support/tmp.ts";
+
+const secs = (ms: number) => `${goFixed(ms / 1000, 1)}s`;
+
+let browser: ReportBrowser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.[Symbol.asyncDispose]();
+});
+
+test("run-eval report: sections, numbers, isolation, output as text, no request, no error", async () => {
+  const r = generateRunResult(6);
+  using dir = tempDir("report-run-eval");
+  const file = join(dir.path, "report.html");
+  writeFileSync(file, renderRunEvalReportHtml(r));
+  const opened = await browser.open(file);
+  const { page } = opened;
+  expect(await renderedSections(page)).toEqual(
+    ["totals", "cases", "failures"].map((id) => ({ id, visible: true })),
+  );
+  const expected = [
+    { metric: "passed", value: r.counts.passed, text: String(r.counts.passed) },
+    { metric: "failed", value: r.counts.failed, text: String(r.counts.failed) },
+    { metric: "errors", value: r.counts.errors, text: String(r.counts.errors) },
+    { metric: "exitCode", value: r.exitCode, text: String(r.exitCode) },
+    { metric: "durationMs", value: r.durationMs, text: secs(r.durationMs) },
+    ...r.cases.flatMap((c) => [
+      ...(c.assertions
+        ? [
+            {
+              metric: "assertionsPassed",
+              task: c.name,
+              value: c.assertions.passed,
+              text: String(c.assertions.passed),
+            },
+            {
+              metric: "assertionsTotal",
+              task: c.name,
+              value: c.assertions.total,
+              text: String(c.assertions.total),
+            },
+          ]
+        : []),
+      { metric: "durationMs", task: c.name, value: c.durationMs, text: secs(c.durationMs) },
+    ]),
+  ];
+  expect(await shownMetrics(page)).toEqual(expected);
+  const rows = await page.$$eval("[data-case]", (els) =>
+    els.map((el) => ({
+      name: el.getAttribute("data-case"),
+      result: el.querySelector("[data-metric=result]")?.textContent,
+      isolation: el.querySelector("[data-metric=isolation]")?.textContent ?? null,
+    })),
+  );
+  expect(rows).toEqual(
+    r.cases.map((c) => ({
+      name: c.name,
+      result: c.result === "error" ? `error ${c.exitCode}` : c.result,
+      isolation: c.sandbox ? "✓ bwrap, uid 65534, egress blocked" : null,
+    })),
+  );
+  expect(
+    await page.$$eval("[data-failure]", (els) => els.map((el) => el.getAttribute("data-failure"))),
+  ).toEqual(r.cases.filter((c) => c.result !== "pass").map((c) => c.name));
+  expect(await page.$$eval("script", (els) => els.length)).toBe(0);
+  expect(await page.textContent("[data-failure] pre")).toContain("<script>alert(1)</script>");
+  expect({ foreign: opened.foreign, errors: opened.errors }).toEqual({ foreign: [], errors: [] });
+  await page.screenshot({ path: join(ARTIFACTS, "run-eval-light.png"), fullPage: true });
+  await page.close();
+});
+
+test("run-eval report: an all-pass run says so in the failures section", async () => {
+  const r = generateRunResult(1);
+  using dir = tempDir("report-run-eval");
+  const file = join(dir.path, "report.html");
+  writeFileSync(file, renderRunEvalReportHtml(r));
+  const opened = await browser.open(file, { colorScheme: "dark" });
+  expect({
+    empty: await opened.page.textContent("#failures [data-empty]"),
+    foreign: opened.foreign,
+    errors: opened.errors,
+  }).toEqual({ empty: "None: every case passed.", foreign: [], errors: [] });
+  await opened.page.close();
+});
+
+for (const c of [
+  { name: "missing directory", path: (d: string) => join(d, "nope", "r.html"), why: `directory "` },
+  {
+    name: "a directory",
+    path: (d: string) => d,
+    why: "is a directory, expected a file name like report.html",
+  },
+])
+  test(`run-eval --report refuses ${c.name} before running anything (exit 2)`, async () => {
+    using dir = tempDir("report-run-eval");
+    const chunks: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((s: string) => chunks.push(String(s)) > 0) as typeof process.stderr.write;
+    let code: number;
+    try {
+      code = await main(["--report", c.path(dir.path), dir.path]);
+    } finally {
+      process.stderr.write = write;
+    }
+    const text = chunks.join("");
+    expect({ code, lines: text.trim().split("\n").length, named: text.includes(c.why) }).toEqual({
+      code: 2,
+      lines: 1,
+      named: true,
+    });
+  });
