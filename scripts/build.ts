@@ -5,6 +5,7 @@
 //   bun run build --all           every release target, each also as dist/proctor-<os>-<arch>.tar.gz
 //   bun run build --archives      the host binary and its archive (what the action's local test installs)
 //   bun run build --bundles       only the single-file ESM bundles dist/js/<tool>.js for Node 20 and Deno 2
+//   --outdir=DIR                  write to DIR instead of dist/ (the reproducibility test builds twice)
 // Every run rewrites dist/SHA256SUMS (sha256sum format) over the artifacts present in dist/.
 // Reproducible: the same commit, Bun version and SOURCE_DATE_EPOCH give byte-identical binaries,
 // archives and bundles, whatever the checkout path (tests/build.test.ts builds twice and compares).
@@ -13,13 +14,15 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { ToolError, UsageError } from "../lib/errors.ts";
 import { writeFileAtomic } from "../lib/fsx.ts";
 import { run } from "../lib/proc.ts";
 import { isMain, runtimeName } from "../lib/runtime.ts";
@@ -27,7 +30,6 @@ import pkg from "../package.json" with { type: "json" };
 import { releaseArchive } from "./build/archive.ts";
 
 const ROOT = join(import.meta.dirname, "..");
-const DIST = join(ROOT, "dist");
 /** The bun CLI does the compiling, so this script itself needs no Bun API (it runs under node too). */
 const BUN = runtimeName() === "bun" ? process.execPath : join(ROOT, "node_modules", ".bin", "bun");
 
@@ -45,7 +47,7 @@ export const BUNDLES = ARCHIVE_LINKS;
 export const TARGETS = ["bun-linux-x64", "bun-linux-arm64", "bun-darwin-x64", "bun-darwin-arm64"] as const;
 type Target = (typeof TARGETS)[number];
 
-const OPTIONS = ["--all", "--archives", "--bundles"];
+const FLAGS = ["--all", "--archives", "--bundles"];
 
 /** Flags every artifact shares: names kept in stack traces, whitespace and dead code dropped, one version. */
 const COMMON = [
@@ -62,7 +64,7 @@ export function artifactName(target: Target): string {
 function hostTarget(): Target {
   const target = `bun-${process.platform}-${process.arch}`;
   if (!(TARGETS as readonly string[]).includes(target))
-    throw new Error(`Cannot build for this machine: "${target}" is not one of ${TARGETS.join(", ")}`);
+    throw new UsageError(`Cannot build for this machine: "${target}" is not one of ${TARGETS.join(", ")}`);
   return target as Target;
 }
 
@@ -113,12 +115,12 @@ function bundleEntry(tool: (typeof BUNDLES)[number]): string {
   return `${lines.join("\n")}\n`;
 }
 
-async function bundles(): Promise<void> {
-  // The generated entries sit at a fixed place in the tree, so the bundles' module comments are the
-  // same in every checkout.
-  const entries = join(DIST, ".entries");
-  const out = join(DIST, "js");
-  mkdirSync(entries, { recursive: true });
+async function bundles(dist: string): Promise<void> {
+  // The generated entries sit two levels below the root so their imports resolve; their own path
+  // never reaches a bundle (comments go with the whitespace).
+  mkdirSync(join(ROOT, "dist"), { recursive: true });
+  const entries = mkdtempSync(join(ROOT, "dist", ".entries-"));
+  const out = join(dist, "js");
   mkdirSync(out, { recursive: true });
   for (const tool of BUNDLES) {
     const entry = join(entries, `${tool}.ts`);
@@ -128,7 +130,7 @@ async function bundles(): Promise<void> {
     await bunBuild(entry, ["--target=node", "--format=esm", `--outfile=${outfile}`], `the ${tool} bundle`);
     writeFileSync(outfile, `#!/usr/bin/env node\n${readFileSync(outfile, "utf8").replace(/^#!.*\n/, "")}`);
     chmodSync(outfile, 0o755);
-    process.stderr.write(`built dist/js/${tool}.js\n`);
+    process.stderr.write(`built ${outfile}\n`);
   }
   rmSync(entries, { recursive: true, force: true });
 }
@@ -137,65 +139,82 @@ async function bundles(): Promise<void> {
 function sourceDateEpoch(): number {
   const raw = process.env.SOURCE_DATE_EPOCH;
   if (raw === undefined || raw === "") return 0;
-  if (!/^\d+$/.test(raw)) throw new Error(`Cannot read SOURCE_DATE_EPOCH "${raw}": expected whole seconds`);
+  if (!/^\d+$/.test(raw))
+    throw new UsageError(`Cannot read SOURCE_DATE_EPOCH "${raw}": expected whole seconds`);
   return Number(raw);
 }
 
-function linkHost(host: string): void {
-  rmSync(join(DIST, "proctor"), { force: true });
-  symlinkSync(host, join(DIST, "proctor"));
-  const bin = join(DIST, "bin");
+function linkHost(dist: string, host: string): void {
+  rmSync(join(dist, "proctor"), { force: true });
+  symlinkSync(host, join(dist, "proctor"));
+  const bin = join(dist, "bin");
   rmSync(bin, { recursive: true, force: true });
   mkdirSync(bin);
   for (const link of LINKS) symlinkSync(join("..", host), join(bin, link));
 }
 
 /** dist/SHA256SUMS over every release artifact present: binaries, archives, bundles. */
-function writeSums(): number {
-  const artifacts = readdirSync(DIST)
+function writeSums(dist: string): number {
+  const artifacts = readdirSync(dist)
     .filter((f) => /^proctor-[a-z]+-[a-z0-9]+(\.tar\.gz)?$/.test(f))
-    .concat(existsSync(join(DIST, "js")) ? readdirSync(join(DIST, "js")).map((f) => `js/${f}`) : [])
+    .concat(existsSync(join(dist, "js")) ? readdirSync(join(dist, "js")).map((f) => `js/${f}`) : [])
     .sort();
   const lines = artifacts.map(
     (f) =>
       `${createHash("sha256")
-        .update(readFileSync(join(DIST, f)))
+        .update(readFileSync(join(dist, f)))
         .digest("hex")}  ${f}\n`,
   );
-  writeFileAtomic(join(DIST, "SHA256SUMS"), lines.join(""));
+  writeFileAtomic(join(dist, "SHA256SUMS"), lines.join(""));
   return artifacts.length;
 }
 
-/** Builds what `argv` asks for and returns the exit code (2: an unknown option). */
-export async function main(argv: string[]): Promise<number> {
-  const args = new Set(argv);
-  const unknown = [...args].filter((a) => !OPTIONS.includes(a));
-  if (unknown.length > 0) {
-    process.stderr.write(`✗ Unknown option "${unknown[0]}": expected ${OPTIONS.join(", ")}\n`);
-    return 2;
+/** Parses the command line: the flags given and the output folder (--outdir=DIR, default dist/). */
+function options(argv: string[]): { flags: Set<string>; dist: string } {
+  const flags = new Set<string>();
+  let dist = join(ROOT, "dist");
+  for (const arg of argv) {
+    if (arg.startsWith("--outdir=") && arg.length > 9) dist = resolve(arg.slice(9));
+    else if (FLAGS.includes(arg)) flags.add(arg);
+    else throw new UsageError(`Unknown option "${arg}": expected ${[...FLAGS, "--outdir=DIR"].join(", ")}`);
   }
-  mkdirSync(DIST, { recursive: true });
+  return { flags, dist };
+}
+
+async function build(argv: string[]): Promise<void> {
+  const { flags, dist } = options(argv);
+  const mtime = sourceDateEpoch();
+  mkdirSync(dist, { recursive: true });
   const host = hostTarget();
-  const archives = args.has("--all") || args.has("--archives");
-  const targets: Target[] = args.has("--all")
+  const archives = flags.has("--all") || flags.has("--archives");
+  const targets: Target[] = flags.has("--all")
     ? [...TARGETS]
-    : args.has("--bundles") && !archives
+    : flags.has("--bundles") && !archives
       ? []
       : [host];
-  const mtime = sourceDateEpoch();
   for (const target of targets) {
     const name = artifactName(target);
-    await compile(target, join(DIST, name));
-    process.stderr.write(`built dist/${name}\n`);
+    await compile(target, join(dist, name));
+    process.stderr.write(`built ${join(dist, name)}\n`);
     if (!archives) continue;
-    const archive = releaseArchive({ dir: name, binary: join(DIST, name), links: ARCHIVE_LINKS, mtime });
-    writeFileAtomic(join(DIST, `${name}.tar.gz`), archive);
-    process.stderr.write(`wrote dist/${name}.tar.gz (${(archive.length / 1e6).toFixed(1)} MB)\n`);
+    const archive = releaseArchive({ dir: name, binary: join(dist, name), links: ARCHIVE_LINKS, mtime });
+    writeFileAtomic(join(dist, `${name}.tar.gz`), archive);
+    process.stderr.write(`wrote ${join(dist, name)}.tar.gz (${(archive.length / 1e6).toFixed(1)} MB)\n`);
   }
-  if (targets.includes(host)) linkHost(artifactName(host));
-  if (args.has("--bundles")) await bundles();
-  process.stderr.write(`wrote dist/SHA256SUMS (${writeSums()} files)\n`);
-  return 0;
+  if (targets.includes(host)) linkHost(dist, artifactName(host));
+  if (flags.has("--bundles")) await bundles(dist);
+  process.stderr.write(`wrote ${join(dist, "SHA256SUMS")} (${writeSums(dist)} files)\n`);
+}
+
+/** Builds what `argv` asks for; returns 0, 2 for a bad command line, 1 when a build fails. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await build(argv);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`✗ ${(error as Error).message}\n`);
+    return error instanceof ToolError ? error.exitCode : 1;
+  }
 }
 
 if (isMain(import.meta)) process.exitCode = await main(process.argv.slice(2));
