@@ -574,7 +574,8 @@ describe("T7-T9 one blinded run of 2+2", () => {
     const { res } = await verdictOn(scoresFor(pass), `t9-${result}`);
     expect(res.code).toBe(0);
     oneObject(res);
-    expect({ ...res.out, decided_at: "", scores_sha256: "", stats: null }).toEqual({
+    const got: Record<string, unknown> = { ...res.out, decided_at: "", scores_sha256: "", stats: null };
+    expect(got).toEqual({
       result,
       baseline,
       candidate,
