@@ -102,7 +102,7 @@ export function parseFlags(f: SuiteFlags) {
 }
 
 /** Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. */
-async function writeReport(path: string, sc: Scorecard, trials: readonly Trial[]): Promise<void> {
+export async function writeReport(path: string, sc: Scorecard, trials: readonly Trial[]): Promise<void> {
   if (extname(path).toLowerCase() === ".html") {
     const { renderSuiteReportHtml } = await import("../report/suite.ts");
     writeFileAtomic(path, renderSuiteReportHtml(sc, trials));

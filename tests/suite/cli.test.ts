@@ -3,9 +3,11 @@
 // outputs (--output json, --scorecard, --report) of a --local run with the stub-free real drivers
 // left to e2e.test.ts. Subprocess through scripts/agent-eval.ts, as a user runs it.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/proc.ts";
-import { parseFlags } from "../../lib/suite/cli.ts";
+import { buildScorecard, renderMarkdown } from "../../lib/scorecard.ts";
+import { parseFlags, writeReport } from "../../lib/suite/cli.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
 import { ADD_REPO, evalsTree } from "./_support.ts";
@@ -157,5 +159,45 @@ test("--help lists every flag", async () => {
       "tasks",
       "trials",
     ].sort(),
+  });
+});
+
+test("--report writes Markdown, or the reports lane's HTML for a .html file", async () => {
+  using dir = tempDir("suite-cli");
+  const trials = [
+    {
+      task: "t",
+      variant: "a",
+      repeat: 0,
+      pass: false,
+      costUSD: 0,
+      turns: 1,
+      wallMs: 5,
+      tokens: 1,
+      toolErrors: 0,
+    },
+    {
+      task: "t",
+      variant: "b",
+      repeat: 0,
+      pass: true,
+      costUSD: 0,
+      turns: 1,
+      wallMs: 5,
+      tokens: 1,
+      toolErrors: 0,
+    },
+  ];
+  const sc = buildScorecard("s", "a", ["a", "b"], trials);
+  await writeReport(join(dir.path, "r.md"), sc, trials);
+  await writeReport(join(dir.path, "r.HTML"), sc, trials);
+  const md = readFileSync(join(dir.path, "r.md"), "utf8");
+  const html = readFileSync(join(dir.path, "r.HTML"), "utf8");
+  expect({
+    md: md === renderMarkdown(sc),
+    html: html.startsWith("<!doctype html>") || html.startsWith("<!DOCTYPE html>"),
+  }).toEqual({
+    md: true,
+    html: true,
   });
 });
