@@ -33,6 +33,19 @@ export function keyFromEnv(flag: string, name: string, env: Record<string, strin
   return value;
 }
 
+/** The protocols a route may speak, as the --*-protocol flags name them. */
+export const ROUTE_PROTOCOLS = ["anthropic", "bedrock", "responses", "gemini"] as const;
+
+/** Checks `--output` (text or json) and a protocol flag; UsageError naming the flag. */
+export function checkFlags(output: string | undefined, protocolFlag: string, protocol: string | undefined) {
+  const out = output ?? "text";
+  if (out !== "text" && out !== "json") throw new UsageError(`--output must be text or json, got "${out}"`);
+  const p = protocol ?? "anthropic";
+  if (!(ROUTE_PROTOCOLS as readonly string[]).includes(p))
+    throw new UsageError(`${protocolFlag} must be one of ${ROUTE_PROTOCOLS.join(", ")}, got "${p}"`);
+  return { output: out, protocol: p as (typeof ROUTE_PROTOCOLS)[number] };
+}
+
 /** A positive integer option, or UsageError naming the flag. */
 export function positiveInt(flag: string, value: unknown, fallback: number): number {
   if (value === undefined || value === "") return fallback;

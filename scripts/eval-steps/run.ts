@@ -5,10 +5,8 @@ import { defineCommand } from "citty";
 import { UsageError } from "../../lib/errors.ts";
 import { writeFileAtomic } from "../../lib/fsx.ts";
 import { isInteractive } from "../../lib/log.ts";
-import { positiveInt, runStepSuite } from "../../lib/steps/replay-run.ts";
+import { checkFlags, positiveInt, runStepSuite } from "../../lib/steps/replay-run.ts";
 import { renderStepScorecard } from "../../lib/steps/scorecard.ts";
-
-const PROTOCOLS = ["anthropic", "bedrock", "responses", "gemini"] as const;
 
 export const run = defineCommand({
   meta: { name: "run", description: "replay a step suite against a model and score it" },
@@ -30,12 +28,7 @@ export const run = defineCommand({
     "judge-protocol": { type: "string", description: "anthropic (default), responses, gemini or bedrock" },
   },
   async run({ args }) {
-    const output = args.output ?? "text";
-    if (output !== "text" && output !== "json")
-      throw new UsageError(`--output must be text or json, got "${output}"`);
-    const jp = args["judge-protocol"] ?? "anthropic";
-    if (!(PROTOCOLS as readonly string[]).includes(jp))
-      throw new UsageError(`--judge-protocol must be one of ${PROTOCOLS.join(", ")}, got "${jp}"`);
+    const { output, protocol: jp } = checkFlags(args.output, "--judge-protocol", args["judge-protocol"]);
     const judgeFlags = [args["judge-model"], args["judge-url"], args["judge-key-env"]];
     if (args.rubric && judgeFlags.some((f) => !f))
       throw new UsageError("--rubric needs --judge-model, --judge-url and --judge-key-env");
@@ -57,7 +50,7 @@ export const run = defineCommand({
               model: args["judge-model"]!,
               url: args["judge-url"]!,
               keyEnv: args["judge-key-env"]!,
-              protocol: jp as (typeof PROTOCOLS)[number],
+              protocol: jp,
             },
           }
         : {}),
