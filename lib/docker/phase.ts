@@ -27,6 +27,8 @@ export interface PhaseSpec {
    * is ignored. PhaseResult.commandIndex tells which command the result belongs to.
    */
   commands?: string[][];
+  /** Given on the exec's stdin (codex reads its prompt from stdin); empty when absent. */
+  stdin?: string;
   /** Non-secret env for the exec(s); given as `-e K=V` (visible in the docker client's argv, so never secrets). */
   env?: Record<string, string>;
   /** Agent phase only: names whose VALUES are read from the host env and given only to this exec (never argv/inspect/log). */
