@@ -3,13 +3,14 @@
 // the real CLIs need (reference/agent-clis.md) and the drivers of the suite lane use, so the two
 // lanes cannot drift apart silently.
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { driverFor } from "../../lib/agent.ts";
 import { type AgentConfig, loadAgentConfig } from "../../lib/promotion/formats.ts";
 import type { Harness } from "../../lib/suite.ts";
 import { pinnedVersion } from "../support/agent-clis.ts";
 import { CLAUDE_QUIET, KEY_ENV, READY_CONFIGS } from "../support/promotion-e2e.ts";
+import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
 
 const DIR = join(REPO_ROOT, "evals", "promotion", "agents");
@@ -95,6 +96,16 @@ describe("ready agent configs", () => {
       },
       bypass: true,
     });
+  });
+
+  test("an inline --settings JSON is no valid command (why the quiet env goes through pass_env)", () => {
+    using dir = tempDir("proctor-agent-config");
+    const path = join(dir.path, "agent.json");
+    const c = load("claude");
+    writeFileSync(path, JSON.stringify({ ...c, command: [...c.command, "--settings", '{"env":{"A":"1"}}'] }));
+    expect(() => loadAgentConfig(path)).toThrow(
+      `expected only the placeholders {prompt_file} {workspace} {skills_dir} {out_dir} at command[${c.command.length + 1}]`,
+    );
   });
 
   test("gemini: -m, yolo and --skip-trust always", () => {
