@@ -1,10 +1,11 @@
 // lib/ and scripts/ must run under Bun, Node 20 and Deno 2. Two proofs: a grep that finds Bun-only
 // (and Deno-only) APIs nowhere but the seam, and the same commands run through single-file bundles
 // under node and deno, with output identical to bun's.
-import { beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { run } from "../lib/proc.ts";
+import { bundlePath } from "./support/binary.ts";
 import { tempDir } from "./support/tmp.ts";
 import { BIN } from "./support/tools.ts";
 
@@ -49,39 +50,33 @@ describe("the runtime seam is the only place for Bun-only calls", () => {
 });
 
 describe("the same commands behave the same under bun, node and deno", () => {
-  const dir = tempDir("proctor-portability");
-  const bundle = join(dir.path, "proctor.mjs");
-  beforeAll(async () => {
-    const result = await Bun.build({
-      entrypoints: [join(ROOT, "scripts/proctor.ts")],
-      target: "node",
-      format: "esm",
-    });
-    if (!result.success || !result.outputs[0]) throw new Error("bundle failed");
-    writeFileSync(bundle, await result.outputs[0].text());
-    return () => dir[Symbol.dispose]();
-  });
-
+  // Sources under Bun against the shipped bundles (dist/js/<tool>.js) under Node and Deno.
+  // tests/dist/bundles.test.ts runs every tool's --help and the real jobs.
   const cases = [
-    { name: "version", args: ["--version"] },
-    { name: "a conformant branch", args: ["grade", "lint-branch", "fix/12-login-redirect"] },
-    { name: "a bad branch", args: ["grade", "lint-branch", "Bad/Branch_Name"] },
-    { name: "gh help needs no cassette", args: ["gh", "--version"] },
-    { name: "gh refuses a data command without --json", args: ["gh", "issue", "view", "1"] },
+    { name: "version", tool: "grade", args: ["--version"] },
+    { name: "a conformant branch", tool: "grade", args: ["lint-branch", "fix/12-login-redirect"] },
+    { name: "a bad branch", tool: "grade", args: ["lint-branch", "Bad/Branch_Name"] },
+    // run-eval's bundle is also the gh it stages for the subject: `run-eval.js gh ...`.
+    { name: "gh help needs no cassette", tool: "run-eval", args: ["gh", "--version"] },
+    {
+      name: "gh refuses a data command without --json",
+      tool: "run-eval",
+      args: ["gh", "issue", "view", "1"],
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {
-      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path };
-      const viaBun = await run([BIN.bun, join(ROOT, "scripts/proctor.ts"), ...c.args], { env });
-      const viaNode = await run([BIN.node, bundle, ...c.args], { env });
-      const viaDeno = await run([BIN.deno, "run", "-A", "--quiet", bundle, ...c.args], {
-        env: { ...env, NO_COLOR: "1" },
-      });
-      const shape = (r: typeof viaBun) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr });
-      expect({ node: shape(viaNode), deno: shape(viaDeno) }).toEqual({
-        node: shape(viaBun),
-        deno: shape(viaBun),
-      });
+      using dir = tempDir("proctor-portability");
+      const bundle = await bundlePath(c.tool);
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir.path, NO_COLOR: "1" };
+      const bunArgs = c.args[0] === "gh" ? c.args : [c.tool, ...c.args];
+      const [bun, node, deno] = await Promise.all([
+        run([BIN.bun, join(ROOT, "scripts/proctor.ts"), ...bunArgs], { env }),
+        run([BIN.node, bundle, ...c.args], { env }),
+        run([BIN.deno, "run", "-A", "--quiet", bundle, ...c.args], { env }),
+      ]);
+      const shape = (r: typeof bun) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr });
+      expect({ node: shape(node), deno: shape(deno) }).toEqual({ node: shape(bun), deno: shape(bun) });
     });
   }
 });
