@@ -20,6 +20,20 @@ import {
 /** The original's turn cap when a task sets none. */
 export const DEFAULT_MAX_TURNS = 30;
 
+/**
+ * Telemetry, update checks, error reports and other non-model traffic off (without them the CLI
+ * resolves api.anthropic.com even with a custom base URL), retries and API timeouts bounded.
+ */
+export const QUIET_ENV: Readonly<Record<string, string>> = {
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_AUTOUPDATER: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+  // Default is 10 retries over minutes; the trial's own timeout should not be what ends an outage.
+  CLAUDE_CODE_MAX_RETRIES: "2",
+  API_TIMEOUT_MS: "300000",
+};
+
 function command(input: DriverInput): AgentCommand {
   const home = input.home;
   const settingsPath = join(home, ".claude", "settings.json");
@@ -46,13 +60,7 @@ function command(input: DriverInput): AgentCommand {
     ...baseEnv(home),
     CLAUDE_CODE_TMPDIR: join(home, "tmp"),
     ANTHROPIC_BASE_URL: input.modelBaseUrl,
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    // Default is 10 retries over minutes; the trial's own timeout should not be what ends an outage.
-    CLAUDE_CODE_MAX_RETRIES: "2",
-    API_TIMEOUT_MS: "300000",
+    ...QUIET_ENV,
   };
   // The variant's settings go in through --settings, which ranks above the work dir's own
   // .claude/settings.json, so a task repo cannot loosen what the variant set.

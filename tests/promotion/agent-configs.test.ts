@@ -66,11 +66,13 @@ describe("ready agent configs", () => {
       passEnv: c.pass_env,
       // The values the notes tell operators to export are the driver's own.
       sameAsDriver: quiet.every((k) => driver.env[k] === CLAUDE_QUIET[k]),
+      notes: quiet.every((k) => c.notes?.includes(`${k}=${CLAUDE_QUIET[k]}`)),
     }).toEqual({
       flags: true,
       restricted: false,
       passEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", ...quiet],
       sameAsDriver: true,
+      notes: true,
     });
   });
 

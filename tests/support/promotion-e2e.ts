@@ -6,6 +6,7 @@
 // decided by the skill alone.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { QUIET_ENV } from "../../lib/agent/claude.ts";
 import { lockTask } from "../../lib/promotion/lock.ts";
 import type { Harness } from "../../lib/suite.ts";
 import { commitAll, gitIn } from "../promotion/_lane.ts";
@@ -52,14 +53,7 @@ function writeAll(root: string, files: Record<string, string>): void {
 }
 
 /** What the Claude config's notes tell operators to export (it reaches the CLI through pass_env). */
-export const CLAUDE_QUIET: Record<string, string> = {
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_AUTOUPDATER: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
-  CLAUDE_CODE_MAX_RETRIES: "2",
-  API_TIMEOUT_MS: "300000",
-};
+export const CLAUDE_QUIET = QUIET_ENV;
 
 /** The ready config for `harness`, pointed at the pinned CLI and the mock. */
 function agentConfig(harness: Harness, mock: MockModel): { config: object; env: Record<string, string> } {
