@@ -1,39 +1,22 @@
 // The run-eval report in a real browser: totals, one row per case with its isolation proof, the
 // failures opened up, every number equal to the RunResult's, a case's output shown as text (never
 // markup), and no request or console error. Also `run-eval --report` refusing a bad path up front.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { renderRunEvalReportHtml } from "../../lib/report/run-eval.ts";
 import { goFixed } from "../../lib/scorecard/markdown.ts";
 import { main } from "../../scripts/run-eval.ts";
-import {
-  ARTIFACTS,
-  launchBrowser,
-  type ReportBrowser,
-  renderedSections,
-  shownMetrics,
-} from "../support/browser.ts";
+import { ARTIFACTS, renderedSections, shownMetrics, useReportBrowser } from "../support/browser.ts";
 import { generateRunResult } from "../support/report-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 
 const secs = (ms: number) => `${goFixed(ms / 1000, 1)}s`;
 
-let browser: ReportBrowser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.[Symbol.asyncDispose]();
-});
+const browser = useReportBrowser();
 
 test("run-eval report: sections, numbers, isolation, output as text, no request, no error", async () => {
   const r = generateRunResult(6);
-  using dir = tempDir("report-run-eval");
-  const file = join(dir.path, "report.html");
-  writeFileSync(file, renderRunEvalReportHtml(r));
-  const opened = await browser.open(file);
+  const opened = await browser.open(renderRunEvalReportHtml(r));
   const { page } = opened;
   expect(await renderedSections(page)).toEqual(
     ["totals", "cases", "failures"].map((id) => ({ id, visible: true })),
@@ -91,10 +74,7 @@ test("run-eval report: sections, numbers, isolation, output as text, no request,
 
 test("run-eval report: an all-pass run says so in the failures section", async () => {
   const r = generateRunResult(1);
-  using dir = tempDir("report-run-eval");
-  const file = join(dir.path, "report.html");
-  writeFileSync(file, renderRunEvalReportHtml(r));
-  const opened = await browser.open(file, { colorScheme: "dark" });
+  const opened = await browser.open(renderRunEvalReportHtml(r), { colorScheme: "dark" });
   expect({
     empty: await opened.page.textContent("#failures [data-empty]"),
     foreign: opened.foreign,

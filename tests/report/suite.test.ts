@@ -1,8 +1,7 @@
 // The suite report in a real browser: every section renders, every number shown is the scorecard's
 // (its exact value in data-value, its text the scorecard's rounding), every trial is a dot linking
 // to its log, and the page fetches nothing and logs no error, in light, dark and print.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { renderSuiteReportHtml } from "../../lib/report/suite.ts";
 import { goFixed } from "../../lib/scorecard/markdown.ts";
@@ -10,13 +9,11 @@ import type { Scorecard, Trial } from "../../lib/scorecard.ts";
 import {
   ARTIFACTS,
   bodyBackground,
-  launchBrowser,
-  type ReportBrowser,
   renderedSections,
   shownMetrics,
+  useReportBrowser,
 } from "../support/browser.ts";
 import { generateSuite } from "../support/report-gen.ts";
-import { tempDir } from "../support/tmp.ts";
 
 const pct = (x: number) => `${goFixed(100 * x, 1)}%`;
 const usd = (x: number) => `$${goFixed(x, 4)}`;
@@ -76,14 +73,7 @@ function expectedMetrics(sc: Scorecard, trials: readonly Trial[]) {
   return out.sort((a, b) => (order(a) < order(b) ? -1 : 1));
 }
 
-let browser: ReportBrowser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.[Symbol.asyncDispose]();
-});
+const browser = useReportBrowser();
 
 describe("suite report in Chromium", () => {
   const cases = [
@@ -99,10 +89,7 @@ describe("suite report in Chromium", () => {
   for (const c of cases)
     test(c.name, async () => {
       const { scorecard, trials } = generateSuite(c);
-      using dir = tempDir("report-suite");
-      const file = join(dir.path, "report.html");
-      writeFileSync(file, renderSuiteReportHtml(scorecard, trials));
-      const opened = await browser.open(file);
+      const opened = await browser.open(renderSuiteReportHtml(scorecard, trials));
       const { page } = opened;
       expect(await renderedSections(page)).toEqual(
         ["forest", "matrix", "details", "infra"].map((id) => ({ id, visible: true })),
@@ -131,11 +118,9 @@ describe("suite report in Chromium", () => {
 
   test("dark and print render every section with no request and no error", async () => {
     const { scorecard, trials } = generateSuite(cases[0]!);
-    using dir = tempDir("report-suite");
-    const file = join(dir.path, "report.html");
-    writeFileSync(file, renderSuiteReportHtml(scorecard, trials));
+    const doc = renderSuiteReportHtml(scorecard, trials);
     for (const mode of [{ colorScheme: "dark" as const }, { media: "print" as const }]) {
-      const opened = await browser.open(file, mode);
+      const opened = await browser.open(doc, mode);
       const bg = await bodyBackground(opened.page);
       expect({
         sections: (await renderedSections(opened.page)).every((s) => s.visible),

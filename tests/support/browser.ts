@@ -3,7 +3,8 @@
 // the report's own file:// URL and data: URLs are allowed), and so is every console error and
 // uncaught page error, so a test can assert the page is self-contained and clean. A missing
 // Chromium fails with the install command; it never skips.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { afterAll, beforeAll } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -127,4 +128,33 @@ export async function renderedSections(page: Page): Promise<{ id: string; visibl
 /** The computed background colour of the page's body, e.g. "rgb(255, 255, 255)". */
 export async function bodyBackground(page: Page): Promise<string> {
   return page.evaluate("getComputedStyle(document.body).backgroundColor") as Promise<string>;
+}
+
+/**
+ * One browser for a test file: launched before its tests, closed after them. `open(html, name)`
+ * writes the document into a temp dir and opens it (the dir goes when the browser closes).
+ */
+export function useReportBrowser(): {
+  open: (document: string, opts?: Parameters<ReportBrowser["open"]>[1]) => Promise<OpenedReport>;
+} {
+  let browser: ReportBrowser | undefined;
+  let dir = "";
+  let n = 0;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    dir = mkdtempSync(join(tmpdir(), "proctor-report-"));
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.[Symbol.asyncDispose]();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    open(document, opts) {
+      if (!browser) throw new Error("useReportBrowser: the browser did not start");
+      const file = join(dir, `report-${n++}.html`);
+      writeFileSync(file, document);
+      return browser.open(file, opts);
+    },
+  };
 }

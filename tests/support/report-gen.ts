@@ -4,6 +4,8 @@
 // Same seed, same data. Used by tests/report/ and tests/bench/report.ts.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Provenance, SealedKey } from "../../lib/promotion/records.ts";
+import { verdictStats } from "../../lib/promotion/verdict.ts";
 import { RunResult } from "../../lib/runner/result.ts";
 import { buildScorecard, type Scorecard, Trial } from "../../lib/scorecard.ts";
 import { prng } from "./cassette-gen.ts";
@@ -117,4 +119,136 @@ export function generateRunResult(n = 6, seed = 3): RunResult {
 export function writeJson(path: string, data: unknown): void {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** What a generated promotion run looks like. */
+export interface PromotionRunSpec {
+  /** The recorded verdict, or null for a run still waiting for its graders. */
+  verdict: "promote" | "hold" | "reject" | "insufficient" | "invalid" | null;
+  perArm?: number;
+  /** Blind ids (by sorted position) that leaked after running. */
+  leaked?: number[];
+  /** Leave out what only our tool records (isolation, verdict stats), as the original writes it. */
+  original?: boolean;
+  seed?: number;
+}
+
+/** Writes provenance.json and sealed/key.json of a promotion run into `runDir`, schema-checked. */
+export function writePromotionRun(
+  runDir: string,
+  spec: PromotionRunSpec,
+): { provenance: Provenance; key: SealedKey } {
+  const rnd = prng(spec.seed ?? 11);
+  const perArm = spec.perArm ?? 4;
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join("");
+  const keyRaw: Record<string, unknown> = {};
+  const bids = Array.from({ length: 2 * perArm }, () => hex(8)).sort();
+  bids.forEach((bid, i) => {
+    const leak = (spec.leaked ?? []).includes(i);
+    keyRaw[bid] = {
+      arm: i % 2 === 0 ? "baseline" : "candidate",
+      index: Math.floor(i / 2) + 1,
+      raw: `raw/${bid}`,
+      exit: i === 2 ? "timeout" : 0,
+      duration_s: Math.round(rnd() * 300_000) / 1000,
+      checks_passed: i !== 2 && i !== 4,
+      leak,
+      leak_reasons: leak
+        ? [`canary in run/home/agent-cache.txt`, "rubric criteria text in run/out/summary.md"]
+        : [],
+      skipped: i === 1 ? ["workspace/agent.fifo"] : [],
+    };
+  });
+  const key = SealedKey.parse(keyRaw);
+  const arm = (passed: number) => ({ passed, n: perArm, pass_rate: passed / perArm });
+  const rates: Record<string, [number, number]> = {
+    promote: [1, perArm],
+    hold: [1, 1],
+    reject: [perArm, 1],
+    insufficient: [1, 2],
+    invalid: [2, perArm],
+  };
+  const [b, c] = spec.verdict ? rates[spec.verdict]! : [0, 0];
+  const verdict = spec.verdict
+    ? {
+        result: spec.verdict,
+        baseline: arm(b),
+        candidate: arm(c),
+        pass_threshold: 1,
+        min_pass_rate: 0.5,
+        scores_sha256: hex(64),
+        decided_at: "2026-11-30T04:00:00Z",
+        ...(spec.original ? {} : { stats: verdictStats(arm(b), arm(c), 0.5) }),
+      }
+    : null;
+  const provenance = Provenance.parse({
+    schema: 1,
+    kind: "idd-promotion-provenance",
+    tool: "agent_eval",
+    sha: hex(40),
+    clean_tree: true,
+    harness: [],
+    task: {
+      id: "demo-<task>",
+      skill: "issue-creator",
+      task_sha256: hex(64),
+      rubric_sha256: hex(64),
+      lock_path: "evals/promotion/lock.json",
+      lock_sha256: hex(64),
+    },
+    arms: {
+      baseline: { ref: "main", sha: hex(40), skills_tree: hex(40) },
+      candidate: { ref: "feat/<x>", sha: hex(40), skills_tree: hex(40) },
+    },
+    agent: {
+      declared: { model: "stub-model", cli: "stub-agent", cli_version: "1.0.0", tools: ["Bash"] },
+      command: ["stub"],
+      pass_env: [],
+    },
+    posture: {
+      github: "gh_shim cassette replay; GH tokens stripped",
+      network: spec.original
+        ? "unrestricted (model API); not sandboxed"
+        : "unrestricted (model API); agent sandboxed: run root, read-only system and its own CLI only",
+    },
+    ...(spec.original
+      ? {}
+      : {
+          isolation: {
+            mechanism: "bwrap",
+            uid: 65534,
+            network: "host network namespace (the model's API stays reachable, 127.0.0.1 included)",
+            binds: {
+              rw: ["<run root>"],
+              ro: ["/opt/agent", "<gh shim>"],
+              system: ["/usr", "/bin", "/lib*", "/etc (short list)"],
+            },
+            probe: {
+              ok: true,
+              uid: 65534,
+              paths: {
+                "/work/repo": "absent",
+                "/work/repo/evals/promotion/private": "absent",
+                "/root": "absent",
+              },
+            },
+          },
+        }),
+    runs: {
+      per_arm: perArm,
+      timeout_s: 1800,
+      min_runs: spec.verdict === "insufficient" ? perArm + 1 : 3,
+      seed_supplied: false,
+      seed_sha256: hex(64),
+    },
+    leakcheck: { pre: { held_out: "pass", staging: "pass" }, post_leaks: (spec.leaked ?? []).length },
+    key_sha256: hex(64),
+    executor: { user: "root", uid: 0, host: "ci-box" },
+    written_at: "2026-11-30T03:00:00Z",
+    artifacts: [{ path: "sealed/key.json", sha256: hex(64), bytes: 1234 }],
+    verdict,
+  });
+  writeJson(join(runDir, "provenance.json"), provenance);
+  writeJson(join(runDir, "sealed", "key.json"), key);
+  return { provenance, key };
 }
