@@ -115,11 +115,21 @@ describe("resolveAgentInstall", () => {
 });
 
 describe("the sandboxed agent", () => {
-  test("cannot see the repository, the store, /root or Proctor; --no-sandbox can, and says so", async () => {
+  test("cannot see the repository, the store, /root or Proctor's files; --no-sandbox can, and says so", async () => {
     using dir = tempDir("promo-sbx");
     const lane = makeLane(dir.path);
     const secret = join(lane.store, "rubrics", "demo.json");
-    const snoop = [lane.repo, lane.store, secret, join(lane.repo, ".git"), "/root", REPO_ROOT].join(":");
+    // Proctor's own files too: only the stub's directory is bound, not its siblings (the fixture store).
+    const snoop = [
+      lane.repo,
+      lane.store,
+      secret,
+      join(lane.repo, ".git"),
+      "/root",
+      join(REPO_ROOT, "package.json"),
+      join(REPO_ROOT, ".git"),
+      join(FIX, "store"),
+    ].join(":");
     const r = await agentEval(runArgs(lane.config), lane.repo, { STUB_MODE: "snoop", STUB_SNOOP: snoop });
     expect(r.code).toBe(0);
     for (const t of transcripts(String(r.out.run_dir))) {

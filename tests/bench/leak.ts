@@ -1,0 +1,164 @@
+// The leak scan's bench: MB/s and peak memory of the post-run scan (lib/leak scanRunRoot: the canary
+// in every file, the criteria's 8-word shingles in every file here, the worst case) over a seeded,
+// generated 500 MB run root of text files (4 KiB to 4 MiB), against reading the same bytes with the
+// same chunk size and doing nothing (the floor). Memory: each scan runs in a fresh child process and
+// reports its peak RSS, once over a 100 MB part of the tree and once over all 500 MB; flat means the
+// two peaks are about equal. Targets: >= 200 MB/s, peak RSS at 500 MB within 1.2x of that at 100 MB.
+// Runs alone: `npx bun tests/bench/leak.ts`. The tree is made in a temp dir and removed.
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CHUNK_BYTES, scanRunRoot, walkRunRoot } from "../../lib/leak.ts";
+import { prng } from "../support/cassette-gen.ts";
+import { tempDir } from "../support/tmp.ts";
+
+interface BenchRow {
+  bench: string;
+  name: string;
+  value: number;
+  unit: string;
+  ratio?: number;
+  baseline?: string;
+  target?: string;
+}
+
+const MB = 1024 * 1024;
+const PARTS = 5;
+const PART_BYTES = 100 * MB;
+const CANARY = "CANARY-bench-5d1f0c2a-leak-scan";
+const CRITERIA = [
+  { id: "opens-pr", text: "The agent opens a pull request that references the new issue." },
+  { id: "reports-behavior", text: "The issue body reports the observed and the expected behaviour." },
+  { id: "labels", text: "The new issue carries the bug label and names the failing test by its file." },
+];
+const WORDS =
+  "the a agent issue test login flaky readme link pull request branch commit body title label run skill model tool call output file error retry timeout cache token session parser mobile redirect sync review plan".split(
+    " ",
+  );
+
+/** 16 seeded 1 MiB blocks of word text; files are slices of them, so generation is cheap. */
+function blocks(seed: number): Buffer[] {
+  const rnd = prng(seed);
+  return Array.from({ length: 16 }, () => {
+    const parts: string[] = [];
+    let size = 0;
+    while (size < MB) {
+      const line = Array.from({ length: 12 }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(" ");
+      parts.push(line);
+      size += line.length + 1;
+    }
+    return Buffer.from(parts.join("\n")).subarray(0, MB);
+  });
+}
+
+/** Writes PARTS directories of PART_BYTES each under `root`; the canary sits in the last file. */
+function generateTree(root: string, seed = 20261130): number {
+  const rnd = prng(seed);
+  const pool = blocks(seed);
+  let files = 0;
+  for (let p = 0; p < PARTS; p++) {
+    let left = PART_BYTES;
+    for (let i = 0; left > 0; i++) {
+      const dir = join(root, `part${p}`, `d${i % 16}`);
+      mkdirSync(dir, { recursive: true });
+      const size = Math.min(left, Math.floor(4096 + rnd() * 4 * MB));
+      const chunks: Buffer[] = [];
+      for (let got = 0; got < size; ) {
+        const b = pool[Math.floor(rnd() * pool.length)]!;
+        const take = Math.min(size - got, b.length);
+        chunks.push(b.subarray(0, take));
+        got += take;
+      }
+      writeFileSync(join(dir, `f${i}.txt`), Buffer.concat(chunks));
+      left -= size;
+      files++;
+    }
+  }
+  writeFileSync(join(root, `part${PARTS - 1}`, "zz-last.txt"), `tail ${CANARY}\n`);
+  return files + 1;
+}
+
+interface ChildResult {
+  bytes: number;
+  ms: number;
+  maxRssMB: number;
+  offenders: number;
+}
+
+/** In a child: scan (or just read) `dir`, print what it took. */
+async function child(mode: "scan" | "read", dir: string): Promise<void> {
+  let bytes = 0;
+  const start = performance.now();
+  let offenders = 0;
+  if (mode === "scan") {
+    for (const e of walkRunRoot(dir)) bytes += statSync(e.abs).size;
+    const t0 = performance.now();
+    const report = await scanRunRoot(dir, { canary: CANARY, criteria: CRITERIA }, () => true);
+    offenders = report.offenders.length;
+    const ms = performance.now() - t0;
+    console.log(JSON.stringify({ bytes, ms, maxRssMB: process.resourceUsage().maxRSS / 1024, offenders }));
+    return;
+  }
+  const buf = Buffer.alloc(CHUNK_BYTES);
+  for (const e of walkRunRoot(dir)) {
+    const fd = openSync(e.abs, "r");
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) bytes += n;
+    closeSync(fd);
+  }
+  const ms = performance.now() - start;
+  console.log(JSON.stringify({ bytes, ms, maxRssMB: process.resourceUsage().maxRSS / 1024, offenders }));
+}
+
+function runChild(mode: "scan" | "read", dir: string): ChildResult {
+  const r = spawnSync(process.execPath, [import.meta.filename, `--${mode}`, dir], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`leak bench child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}") as ChildResult;
+}
+
+const mbps = (r: ChildResult) => r.bytes / MB / (r.ms / 1000);
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+export async function bench(): Promise<BenchRow[]> {
+  using dir = tempDir("leak-bench");
+  generateTree(dir.path);
+  runChild("read", dir.path); // warm the page cache, so both sides read from memory
+  const read = runChild("read", dir.path);
+  const full = runChild("scan", dir.path);
+  const part = runChild("scan", join(dir.path, "part0"));
+  if (full.offenders !== 1)
+    throw new Error(`leak bench: expected the one planted canary, got ${full.offenders} offenders`);
+  const totalMB = round(full.bytes / MB, 0);
+  return [
+    {
+      bench: "leak",
+      name: `scan ${totalMB} MB run root (canary + ${CRITERIA.length} criteria shingles, every file)`,
+      value: round(mbps(full)),
+      unit: "MB/s",
+      ratio: round(mbps(full) / mbps(read), 3),
+      baseline: `plain chunked read ${round(mbps(read))} MB/s`,
+      target: ">= 200 MB/s",
+    },
+    {
+      bench: "leak",
+      name: `peak RSS scanning ${round(part.bytes / MB, 0)} MB`,
+      value: round(part.maxRssMB),
+      unit: "MB",
+    },
+    {
+      bench: "leak",
+      name: `peak RSS scanning ${totalMB} MB`,
+      value: round(full.maxRssMB),
+      unit: "MB",
+      ratio: round(full.maxRssMB / part.maxRssMB, 3),
+      baseline: `peak RSS at ${round(part.bytes / MB, 0)} MB`,
+      target: "<= 1.2x (flat in the size of the tree)",
+    },
+  ];
+}
+
+if (import.meta.main) {
+  const mode = process.argv[2];
+  if (mode === "--scan" || mode === "--read")
+    await child(mode === "--scan" ? "scan" : "read", process.argv[3] ?? ".");
+  else console.log(await bench());
+}
