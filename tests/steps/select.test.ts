@@ -53,7 +53,7 @@ describe("rule-based reasons match the known answers", () => {
         expectedTools: c.expectedTools,
       }))
       .sort((a, b) => a.id.localeCompare(b.id));
-    expect(got).toEqual(expectedCases(s.truth));
+    expect(got).toEqual(expectedCases(s.truth) as typeof got);
     expect(r.skippedInvalidExpected).toEqual(s.truth.filter((t) => t.harvestable && t.skipped).length);
     expect(r.steps).toEqual(s.truth.filter((t) => t.depth !== undefined).length);
     expect(r.written).toEqual([]);
