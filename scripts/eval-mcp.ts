@@ -1,12 +1,51 @@
 #!/usr/bin/env bun
-// eval-mcp: an MCP server (stdio) that shows scorecards to agents and previews step harvests.
-// Placeholder until the step-suite lane lands.
+// eval-mcp: an MCP server (stdio) that shows scorecards to agents and previews step harvests
+// (lib/mcp/server.ts). stdout carries the protocol only; messages go to stderr. The server ends when
+// the client closes stdin. `--root DIR` is where files may lie besides the working directory;
+// `--allow-writes` lets eval_harvest write cases when a call also says dry_run: false.
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { defineCommand } from "citty";
+import { runTool } from "../lib/cli.ts";
+import { UsageError } from "../lib/errors.ts";
+import { createEvalServer } from "../lib/mcp/server.ts";
 import { isMain } from "../lib/runtime.ts";
+import { harvest } from "../lib/steps/harvest.ts";
+import { VERSION } from "../lib/version.ts";
 
-/** Runs eval-mcp and returns its exit code. */
-export async function main(_rawArgs: string[]): Promise<number> {
-  process.stderr.write("✗ eval-mcp is not in this build yet\n");
-  return 2;
+const command = defineCommand({
+  meta: {
+    name: "eval-mcp",
+    version: VERSION,
+    description: "MCP server (stdio): eval_scorecard, eval_harvest",
+  },
+  args: {
+    root: {
+      type: "string",
+      description: "directory the tools may read from (default: the working directory)",
+    },
+    "allow-writes": { type: "boolean", description: "let eval_harvest write cases (with dry_run: false)" },
+  },
+  async run({ args }) {
+    const root = resolve(args.root ?? ".");
+    if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--root must be a directory, got "${args.root}"`);
+    const server = createEvalServer({ root, allowWrites: args["allow-writes"] === true, harvest });
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((done) => {
+      transport.onclose = done;
+      process.stdin.once("end", () => void server.close());
+    });
+    await server.connect(transport);
+    await closed;
+    return 0;
+  },
+});
+
+/** Runs eval-mcp and returns its exit code (when the client closes stdin). */
+export async function main(rawArgs: string[]): Promise<number> {
+  return runTool(command, rawArgs, { usageExit: 2 });
 }
 
 if (isMain(import.meta)) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,97 @@
+// eval-mcp: Proctor's MCP server (official TypeScript SDK, stdio). Two tools. `eval_scorecard`
+// (read-only, like halo's: originals.md §6.8) returns a scorecard `.json` file under --root or the
+// working directory as `{scorecard}`. `eval_harvest` previews a step harvest (provenance and expected
+// tool names only, never a request) and writes cases only when the server runs with --allow-writes
+// and the call says dry_run: false. Every refusal or bad argument is a tool error (isError), never a
+// crash: the SDK turns thrown errors and schema failures into tool results.
+import { readFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { messageOf } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { isRecord } from "../wire.ts";
+import { HarvestInput, type HarvestRunner, harvestTool } from "./harvest-tool.ts";
+import { containedPath } from "./paths.ts";
+
+/** Server settings: the root paths may lie under (besides the working directory), writes allowed. */
+export interface ServerOptions {
+  root: string;
+  cwd?: string;
+  allowWrites?: boolean;
+  /** The harvest library function (lib/steps/harvest.ts), injectable for tests. */
+  harvest: HarvestRunner;
+}
+
+/** A thrown error the SDK reports as a tool error with this message. */
+class ToolRefusal extends Error {}
+
+/** Reads a scorecard JSON object from a contained `.json` path; throws ToolRefusal otherwise. */
+export function readScorecard(path: string, roots: readonly string[], cwd: string): Record<string, unknown> {
+  const real =
+    typeof path === "string" && path.endsWith(".json") ? containedPath(path, roots, cwd) : undefined;
+  if (!real)
+    throw new ToolRefusal(
+      `scorecard must be a .json file under the root or working directory, got ${JSON.stringify(path)}`,
+    );
+  let text: string;
+  try {
+    text = readFileSync(real, "utf8");
+  } catch (error) {
+    throw new ToolRefusal(`read scorecard: ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ToolRefusal(`parse scorecard ${path}: ${messageOf(error)}`);
+  }
+  if (!isRecord(data)) throw new ToolRefusal(`parse scorecard ${path}: expected a JSON object`);
+  return data;
+}
+
+/** Builds the server with both tools registered; connect it to a transport to serve. */
+export function createEvalServer(opts: ServerOptions): McpServer {
+  const cwd = opts.cwd ?? process.cwd();
+  const roots = [opts.root, cwd];
+  const server = new McpServer({ name: "proctor-eval", version: VERSION });
+  server.registerTool(
+    "eval_scorecard",
+    {
+      title: "Read an eval scorecard",
+      description:
+        "Returns a task- or step-suite scorecard (.json) as {scorecard}. Read-only; the file must lie under the server's --root or working directory.",
+      inputSchema: {
+        path: z.string().describe("scorecard .json file under the root or the working directory"),
+      },
+      outputSchema: { scorecard: z.record(z.string(), z.unknown()) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ path }) => {
+      const scorecard = readScorecard(path, roots, cwd);
+      return {
+        content: [{ type: "text", text: JSON.stringify({ scorecard }) }],
+        structuredContent: { scorecard },
+      };
+    },
+  );
+  server.registerTool(
+    "eval_harvest",
+    {
+      title: "Preview or write a step harvest",
+      description:
+        "Selects steps from a shadow pair store as `eval-steps harvest` does and returns the preview (provenance and expected tool names per case). Writes the cases only when the server runs with --allow-writes and dry_run is false.",
+      inputSchema: HarvestInput,
+      annotations: { readOnlyHint: !opts.allowWrites, destructiveHint: false, openWorldHint: false },
+    },
+    async (args) => {
+      const result = await harvestTool(args, {
+        roots,
+        cwd,
+        allowWrites: opts.allowWrites === true,
+        run: opts.harvest,
+      });
+      return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+    },
+  );
+  return server;
+}
