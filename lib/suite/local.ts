@@ -74,7 +74,7 @@ export function localRunner(): SuiteRunner {
       ensureDir(ws.work);
       return ws;
     },
-    layout: (ws) => ({ work: local(ws).work, home: local(ws).home }),
+    layout: (ws) => ({ work: local(ws).work, home: local(ws).home, stage: join(ws.dir, "stage") }),
     async runPhase(wsIn, spec): Promise<PhaseResult> {
       const ws = local(wsIn);
       const env: Record<string, string> = { ...(process.env as Record<string, string>), ...spec.env };

@@ -4,7 +4,7 @@
 // image, copy, the task's own setup, cleanup) are marked `infra` so the scorecard shows them and
 // never scores them against the agent. The check always runs once the agent phase was reached.
 
-import { type AgentMetrics, AgentParseError, type Driver } from "../agent.ts";
+import { type AgentCommand, type AgentMetrics, AgentParseError, type Driver } from "../agent.ts";
 import type { PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../docker/phase.ts";
 import { redactText } from "../redact.ts";
 import type { InfraKind, Trial } from "../scorecard.ts";
@@ -12,7 +12,14 @@ import type { Variant } from "../suite.ts";
 import type { Task } from "../task.ts";
 
 /** A PhaseRunner that may say where /work and HOME are for a workspace (the LocalRunner's temp dir). */
-export type SuiteRunner = PhaseRunner & { layout?(ws: Workspace): { work: string; home: string } };
+export type SuiteRunner = PhaseRunner & { layout?(ws: Workspace): Layout };
+
+/** Where the agent's /work, HOME and staged files are, as its commands see them. */
+export interface Layout {
+  work: string;
+  home: string;
+  stage: string;
+}
 
 /** One job of the suite: task x variant x repeat. */
 export interface TrialJob {
@@ -155,7 +162,7 @@ async function agentPhase(
   fail: (error: string, infra?: InfraKind) => void,
 ): Promise<void> {
   const { task, variant } = job;
-  const at = ctx.runner.layout?.(ws) ?? { work: ctx.workDir, home: ctx.home };
+  const at = ctx.runner.layout?.(ws) ?? { work: ctx.workDir, home: ctx.home, stage: STAGE };
   const inv = ctx.driver.command({
     modelBaseUrl: ctx.agentModelUrl,
     apiKeyEnvName: ctx.apiKeyEnvName,
@@ -180,10 +187,9 @@ async function agentPhase(
     network: ctx.network,
     limits: ctx.limits,
     phase: "agent",
-    argv: withDirs(inv.argv, inv.dirs),
+    ...staged(inv, at.stage),
     env: inv.env,
     secretEnvNames: [...secrets].filter((n) => process.env[n] !== undefined),
-    files: inv.files.map((f) => ({ path: f.path, content: f.content, mode: 0o600 })),
     ...(inv.stdin !== undefined ? { stdin: inv.stdin } : {}),
     timeoutMs: task.timeoutMs,
     model: { url: ctx.modelUrl },
@@ -204,12 +210,42 @@ async function agentPhase(
   if (outcome.failed) fail(`harness reported failure: ${outcome.error ?? ""}`);
 }
 
-/** `argv` preceded by creating `dirs` (mode 0700), in the phase's own shell, as the exec user. */
-export function withDirs(argv: string[], dirs: readonly string[]): string[] {
-  if (dirs.length === 0) return argv;
-  const script =
-    'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$1" || exit 126; shift; n=$((n-1)); done; exec "$@"';
-  return ["sh", "-c", script, "sh", String(dirs.length), ...dirs, ...argv];
+/** Where a driver's files are staged in the agent's container (root-owned, readable) before the copy. */
+export const STAGE = "/tmp/proctor-files";
+
+/**
+ * The agent's argv and files so that the CLI's own directories and files are its user's: the runner
+ * writes files as root, so they are staged under `stage` and the phase's shell, running as the exec
+ * user, creates `dirs` (0700) and copies each file to its place (0600) before it execs the CLI.
+ */
+export function staged(
+  inv: Pick<AgentCommand, "argv" | "dirs" | "files">,
+  stage = STAGE,
+): {
+  argv: string[];
+  files: { path: string; content: string; mode: number }[];
+} {
+  if (inv.dirs.length === 0 && inv.files.length === 0) return { argv: inv.argv, files: [] };
+  const script = [
+    'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$1" || exit 126; shift; n=$((n-1)); done',
+    'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$(dirname -- "$2")" && cp -- "$1" "$2" && chmod 600 -- "$2" || exit 126; shift 2; n=$((n-1)); done',
+    'exec "$@"',
+  ].join("; ");
+  const files = inv.files.map((f) => ({ path: `${stage}${f.path}`, content: f.content, mode: 0o644 }));
+  return {
+    argv: [
+      "sh",
+      "-c",
+      script,
+      "sh",
+      String(inv.dirs.length),
+      ...inv.dirs,
+      String(files.length),
+      ...files.flatMap((f, i) => [f.path, inv.files[i]!.path]),
+      ...inv.argv,
+    ],
+    files,
+  };
 }
 
 function copyMetrics(trial: Trial, o: AgentMetrics): void {

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DRIVERS, type Driver } from "../../lib/agent.ts";
 import type { PhaseResult, PhaseSpec, Workspace } from "../../lib/docker/phase.ts";
-import type { SuiteRunner } from "../../lib/suite/trial.ts";
+import type { Layout, SuiteRunner } from "../../lib/suite/trial.ts";
 import { runCommand, type Script, type Step, text } from "../support/mock-model.ts";
 
 /** The bug fix of the fixture task (evals/tasks/fix-add). */
@@ -68,7 +68,7 @@ export function recording(
     calls,
     prepare: (runId, repoDir) => inner.prepare(runId, repoDir),
     dispose: (ws) => inner.dispose(ws),
-    layout: (ws: Workspace) => inner.layout!(ws),
+    layout: (ws: Workspace): Layout => inner.layout!(ws),
     async runPhase(ws, spec) {
       calls.push({
         phase: spec.phase,

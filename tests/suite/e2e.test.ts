@@ -8,6 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/proc.ts";
 import { loadScorecard, loadTrials } from "../../lib/scorecard.ts";
+import { defaultImage } from "../../lib/suite/run.ts";
+import { loadSuite } from "../../lib/suite.ts";
 import { agentCli } from "../support/agent-clis.ts";
 import { startMockModel } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
@@ -35,6 +37,16 @@ async function suiteCli(args: string[], cwd: string) {
   delete env.CI;
   const r = await run([process.execPath, ENTRY, "suite", ...args], { cwd, env });
   return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Fails (never skips) when an offline image is missing, with the command that builds it. */
+async function needImages(suite: string): Promise<void> {
+  for (const v of loadSuite(join(SUITES, suite)).variants) {
+    const tag = defaultImage(v);
+    const r = await run(["docker", "image", "inspect", "--format", "{{.Id}}", tag]);
+    if (r.exitCode !== 0)
+      throw new Error(`Missing image ${tag}: run \`npx bun evals/images/build.ts --harness all\``);
+  }
 }
 
 /** What a scorecard says, in short. */
@@ -129,4 +141,88 @@ describe("agent-eval suite --local with the real CLIs", () => {
       },
     });
   });
+});
+
+// Each trial is three fresh hardened containers (setup, agent, check) with /work carried between
+// them; 6 real Claude Code trials take about 100 s on the 2 shared cores here, beyond the suite-wide
+// 60 s, so these two tests alone carry their own limit.
+const DOCKER_LIMIT_MS = 600_000;
+
+describe("agent-eval suite on the Docker runner with the real CLIs", () => {
+  test(
+    "the fixture suite: control 0%, fixer 100%, better",
+    async () => {
+      await needImages("fixture.yaml");
+      await using mock = await startMockModel({ script: fixtureScript() });
+      using dir = tempDir("suite-e2e");
+      const r = await suiteCli(
+        [
+          join(SUITES, "fixture.yaml"),
+          "--parallel",
+          "3",
+          "--model-url",
+          mock.url,
+          "--scorecard",
+          join(dir.path, "sc.json"),
+          "--trials",
+          join(dir.path, "t.jsonl"),
+        ],
+        dir.path,
+      );
+      expect({
+        exitCode: r.exitCode,
+        stderr: r.stderr,
+        summary: summary(join(dir.path, "sc.json")),
+        keyInLog: JSON.stringify(mock.requests).includes("e2e-claude-key"),
+      }).toEqual({
+        exitCode: 0,
+        stderr: "",
+        summary: {
+          pass1: [
+            ["control", 3, 0],
+            ["fixer", 3, 1],
+          ],
+          comparisons: [["fixer", 1, "better"]],
+          errors: [],
+          runner: "docker",
+        },
+        keyInLog: false,
+      });
+    },
+    DOCKER_LIMIT_MS,
+  );
+
+  test(
+    "Codex and Gemini once each in their images",
+    async () => {
+      await needImages("fixture-clis.yaml");
+      await using mock = await startMockModel({ script: fixtureScript() });
+      using dir = tempDir("suite-e2e");
+      const r = await suiteCli(
+        [
+          join(SUITES, "fixture-clis.yaml"),
+          "--model-url",
+          mock.url,
+          "--scorecard",
+          join(dir.path, "sc.json"),
+          "--trials",
+          join(dir.path, "t.jsonl"),
+        ],
+        dir.path,
+      );
+      expect({ exitCode: r.exitCode, summary: summary(join(dir.path, "sc.json")) }).toEqual({
+        exitCode: 0,
+        summary: {
+          pass1: [
+            ["codex", 1, 1],
+            ["gemini", 1, 1],
+          ],
+          comparisons: [["gemini", 0, "no_significant_difference"]],
+          errors: [],
+          runner: "docker",
+        },
+      });
+    },
+    DOCKER_LIMIT_MS,
+  );
 });

@@ -2,10 +2,13 @@
 // TestSecretsOnlyInAgentStep) on the LocalRunner with the stub driver: what passes, what each failure
 // is called, that the check always runs, and that infrastructure failures are marked apart.
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { PhaseResult } from "../../lib/docker/phase.ts";
+import { run } from "../../lib/proc.ts";
 import type { Trial } from "../../lib/scorecard.ts";
 import { localRunner } from "../../lib/suite/local.ts";
-import { runTrial, stderrTail, type TrialContext, withDirs } from "../../lib/suite/trial.ts";
+import { runTrial, staged, stderrTail, type TrialContext } from "../../lib/suite/trial.ts";
 import { loadTask } from "../../lib/task.ts";
 import { tempDir } from "../support/tmp.ts";
 import { ADD_REPO, evalsTree, recording, stubDriver } from "./_support.ts";
@@ -282,17 +285,38 @@ test("stderrTail keeps the last 300 characters of the trimmed stderr, marked whe
   ]);
 });
 
-test("withDirs creates the driver's directories in the phase's shell, then execs the CLI", async () => {
+test("staged: the driver's dirs and files are made by the exec user, then the CLI is exec'd", async () => {
   using dir = tempDir("suite-trial");
-  const argv = withDirs(
-    ["sh", "-c", 'ls -d "$0" "$1"', `${dir.path}/a b`, `${dir.path}/c`],
-    [`${dir.path}/a b`, `${dir.path}/c`],
+  const stage = join(dir.path, "stage");
+  const home = join(dir.path, "h o m e");
+  const out = staged(
+    {
+      argv: [
+        "sh",
+        "-c",
+        'ls -ld "$1/tmp" | cut -c1-10; stat -c %a "$1/.cli/settings.json"; cat "$1/.cli/settings.json"',
+        "x",
+        home,
+      ],
+      dirs: [home, join(home, "tmp")],
+      files: [{ path: join(home, ".cli", "settings.json"), content: "{}\n" }],
+    },
+    stage,
   );
-  const { run } = await import("../../lib/proc.ts");
-  const r = await run(argv);
-  expect({ exitCode: r.exitCode, stdout: r.stdout, same: withDirs(["x"], []) }).toEqual({
+  for (const f of out.files) {
+    mkdirSync(dirname(f.path), { recursive: true });
+    writeFileSync(f.path, f.content, { mode: f.mode });
+  }
+  const r = await run(out.argv);
+  expect({
+    exitCode: r.exitCode,
+    stdout: r.stdout,
+    files: out.files.map((f) => f.path),
+    bare: staged({ argv: ["x"], dirs: [], files: [] }),
+  }).toEqual({
     exitCode: 0,
-    stdout: `${dir.path}/a b\n${dir.path}/c\n`,
-    same: ["x"],
+    stdout: "drwx------\n600\n{}\n",
+    files: [join(stage, home, ".cli", "settings.json")],
+    bare: { argv: ["x"], files: [] },
   });
 });
