@@ -1,0 +1,391 @@
+// eval-steps harvest end to end: cases written with mode 0600 in a 0700 directory, valid StepCases,
+// sealed and plaintext stores, --dry-run writes nothing, session hashes keyed and stable, identifier
+// fields dropped, user patterns and kept fields honoured, a planted leak detector or a broken
+// redaction stops the whole harvest with nothing written, and the CLI's exit codes.
+import { describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parsePairKey } from "../../lib/pairs.ts";
+import { run } from "../../lib/proc.ts";
+import { loadStepCase } from "../../lib/steps/case.ts";
+import { harvest } from "../../lib/steps/harvest.ts";
+import { generateSessions, sessionPairs, writePairStore } from "../support/pair-gen.ts";
+import { tempDir } from "../support/tmp.ts";
+import { BIN, REPO_ROOT } from "../support/tools.ts";
+
+function fixture(dir: string, o: { sealed?: boolean; seed?: number } = {}) {
+  const key = join(dir, "pair.key");
+  writeFileSync(key, randomBytes(32).toString("base64"));
+  const pairs = generateSessions({ seed: o.seed ?? 9, sessions: 6, maxDepth: 8 }).flatMap(
+    (s) => sessionPairs(s).pairs,
+  );
+  const path = join(dir, "pairs.jsonl");
+  writePairStore(path, pairs, o.sealed ? { key: parsePairKey(readFileSync(key, "utf8"), key) } : {});
+  return { pairs: path, key, rows: pairs };
+}
+
+const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+
+describe.each([{ sealed: false }, { sealed: true }])("sealed: $sealed", ({ sealed }) => {
+  test("writes valid cases, 0600 files in a 0700 directory, and nothing else", async () => {
+    using dir = tempDir("harvest");
+    const f = fixture(dir.path, { sealed });
+    const out = join(dir.path, "suite");
+    const r = await harvest({
+      pairs: f.pairs,
+      pairKeyFiles: [f.key],
+      experiment: "exp",
+      out,
+      now: new Date("2026-11-30T04:00:00Z"),
+    });
+    expect(r.written.length).toBeGreaterThan(0);
+    expect(readdirSync(out).sort()).toEqual(r.cases.map((c) => `${c.id}.json`).sort());
+    expect(mode(out)).toEqual("700");
+    expect(r.written.map(mode)).toEqual(r.written.map(() => "600"));
+    for (const [i, path] of r.written.entries()) {
+      const c = loadStepCase(path);
+      const preview = r.cases[i];
+      expect({
+        id: c.id,
+        reasons: c.reasons,
+        provenance: c.provenance,
+        expectedFrom: c.expectedFrom,
+      }).toEqual({
+        id: preview?.id,
+        reasons: preview?.reasons,
+        provenance: preview?.provenance,
+        expectedFrom: preview?.expectedFrom,
+      } as never);
+      expect(c.provenance.harvestedAt).toEqual("2026-11-30T04:00:00Z");
+      expect(c.provenance.redaction).toEqual("strict-1");
+    }
+  });
+});
+
+test("--dry-run previews provenance and expected tool names and writes nothing", async () => {
+  using dir = tempDir("harvest");
+  const f = fixture(dir.path);
+  const out = join(dir.path, "suite");
+  const r = await harvest({ pairs: f.pairs, pairKeyFiles: [f.key], experiment: "exp", out, dryRun: true });
+  expect(r.cases.length).toBeGreaterThan(0);
+  expect(Object.keys(r.cases[0] ?? {}).sort()).toEqual([
+    "expectedFrom",
+    "expectedTools",
+    "id",
+    "provenance",
+    "reasons",
+  ]);
+  expect(existsSync(out)).toBe(false);
+  expect(r.written).toEqual([]);
+});
+
+test("session ids are hashed with a key: stable across harvests, never raw, other key other hash", async () => {
+  using dir = tempDir("harvest");
+  const f = fixture(dir.path);
+  const other = join(dir.path, "other.key");
+  writeFileSync(other, randomBytes(32).toString("base64"));
+  const a = await harvest({ pairs: f.pairs, pairKeyFiles: [f.key], experiment: "exp", dryRun: true });
+  const b = await harvest({ pairs: f.pairs, pairKeyFiles: [f.key, other], experiment: "exp", dryRun: true });
+  const c = await harvest({
+    pairs: f.pairs,
+    pairKeyFiles: [f.key],
+    sessionKeyFile: other,
+    experiment: "exp",
+    dryRun: true,
+  });
+  const sessions = (r: typeof a) => r.cases.map((x) => x.provenance.session);
+  expect(sessions(b)).toEqual(sessions(a));
+  expect(sessions(c).some((s, i) => s === sessions(a)[i])).toBe(false);
+  // Steps of one session share one hash.
+  const bySession = new Map<string, Set<string>>();
+  for (const x of a.cases) {
+    const raw = f.rows.find((p) => p.id === x.provenance.pairId)?.session_id as string;
+    bySession.set(raw, (bySession.get(raw) ?? new Set()).add(x.provenance.session));
+  }
+  expect([...bySession.values()].every((s) => s.size === 1)).toBe(true);
+  const out = join(dir.path, "suite");
+  await harvest({ pairs: f.pairs, pairKeyFiles: [f.key], experiment: "exp", out });
+  const text = readdirSync(out)
+    .map((n) => readFileSync(join(out, n), "utf8"))
+    .join("\n");
+  for (const raw of bySession.keys()) expect(text.includes(`"${raw}"`)).toBe(false);
+});
+
+test("identifier fields are dropped, --keep-field keeps one, --redact-pattern redacts", async () => {
+  using dir = tempDir("harvest");
+  const f = fixture(dir.path);
+  const out = join(dir.path, "suite");
+  await harvest({
+    pairs: f.pairs,
+    pairKeyFiles: [f.key],
+    experiment: "exp",
+    out,
+    redactPatterns: ["Fix the bug"],
+  });
+  const cases = readdirSync(out).map((n) => loadStepCase(join(out, n)));
+  const keys = new Set(cases.flatMap((c) => Object.keys(c.request)));
+  expect(["metadata", "prompt_cache_key"].filter((k) => keys.has(k))).toEqual([]);
+  expect(JSON.stringify(cases).includes("Fix the bug")).toBe(false);
+  expect(JSON.stringify(cases).includes("[REDACTED:pattern-1]")).toBe(true);
+  const out2 = join(dir.path, "suite2");
+  await harvest({
+    pairs: f.pairs,
+    pairKeyFiles: [f.key],
+    experiment: "exp",
+    out: out2,
+    keepFields: ["max_tokens", "metadata"],
+  });
+  const kept = readdirSync(out2).map((n) => loadStepCase(join(out2, n)));
+  const anth = kept.find((c) => c.protocol === "anthropic");
+  expect(anth?.request.metadata).toEqual({ user_id: "user_abc_account_123" } as never);
+});
+
+test("a planted leak detector that fires stops the whole harvest: nothing written", async () => {
+  using dir = tempDir("harvest");
+  const f = fixture(dir.path);
+  const out = join(dir.path, "suite");
+  mkdirSync(out, { mode: 0o700 });
+  writeFileSync(join(out, "keep.json"), "{}");
+  let err: unknown;
+  try {
+    await harvest({
+      pairs: f.pairs,
+      pairKeyFiles: [f.key],
+      experiment: "exp",
+      out,
+      leakDetectors: [{ name: "planted", pattern: /coding agent/g }],
+    });
+  } catch (e) {
+    err = e;
+  }
+  expect({ name: (err as Error).name, exit: (err as { exitCode: number }).exitCode }).toEqual({
+    name: "RedactionError",
+    exit: 3,
+  });
+  expect((err as Error).message).toMatch(
+    /^Cannot write case "[^"]+": a planted shape survived redaction at \$\.request\./,
+  );
+  expect(readdirSync(out)).toEqual(["keep.json"]);
+});
+
+test("a redaction that breaks the step fails closed", async () => {
+  using dir = tempDir("harvest");
+  const f = fixture(dir.path);
+  const out = join(dir.path, "suite");
+  // Redacting a tool name changes the offered tools: not the same step any more.
+  const r = harvest({
+    pairs: f.pairs,
+    pairKeyFiles: [f.key],
+    experiment: "exp",
+    out,
+    redactPatterns: ["\\bRead\\b"],
+  });
+  await expect(r).rejects.toThrow(/no longer parses as the same step|changed call/);
+  expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+});
+
+describe("CLI", () => {
+  async function cli(args: string[]) {
+    const r = await run([BIN.bun, join(REPO_ROOT, "scripts", "eval-steps.ts"), "harvest", ...args], {
+      env: { PATH: process.env.PATH ?? "", CI: "1" },
+    });
+    return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+  }
+  test.concurrent("dry run prints one line per case, exit 0", async () => {
+    using dir = tempDir("harvest-cli");
+    const f = fixture(dir.path, { sealed: true });
+    const r = await cli(["--pairs", f.pairs, "--pair-key-file", f.key, "--experiment", "exp", "--dry-run"]);
+    const lib = await harvest({ pairs: f.pairs, pairKeyFiles: [f.key], experiment: "exp", dryRun: true });
+    expect(r.exitCode).toEqual(0);
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[0]),
+    ).toEqual(lib.cases.map((c) => c.id));
+  });
+  test.concurrent("json output and repeated --pair-key-file (retired key first)", async () => {
+    using dir = tempDir("harvest-cli");
+    const f = fixture(dir.path, { sealed: true });
+    const retired = join(dir.path, "old.key");
+    writeFileSync(retired, randomBytes(32).toString("base64"));
+    const out = join(dir.path, "suite");
+    const r = await cli([
+      "--pairs",
+      f.pairs,
+      "--pair-key-file",
+      retired,
+      "--pair-key-file",
+      f.key,
+      "--session-key-file",
+      f.key,
+      "--experiment",
+      "exp",
+      "--out",
+      out,
+      "--output",
+      "json",
+    ]);
+    expect(r.exitCode).toEqual(0);
+    expect(JSON.parse(r.stdout).written.length).toEqual(readdirSync(out).length);
+  });
+  const bad: Array<{
+    name: string;
+    args: (d: string, f: ReturnType<typeof fixture>) => string[];
+    exit: number;
+    err: RegExp;
+  }> = [
+    {
+      name: "unknown reason",
+      args: (_d, f) => [
+        "--pairs",
+        f.pairs,
+        "--pair-key-file",
+        f.key,
+        "--experiment",
+        "exp",
+        "--select",
+        "vibes",
+        "--dry-run",
+      ],
+      exit: 2,
+      err: /unknown --select reason "vibes"/,
+    },
+    {
+      name: "judge-loss without history",
+      args: (_d, f) => [
+        "--pairs",
+        f.pairs,
+        "--pair-key-file",
+        f.key,
+        "--experiment",
+        "exp",
+        "--select",
+        "judge-loss",
+        "--dry-run",
+      ],
+      exit: 2,
+      err: /needs --history/,
+    },
+    {
+      name: "no out",
+      args: (_d, f) => ["--pairs", f.pairs, "--pair-key-file", f.key, "--experiment", "exp"],
+      exit: 2,
+      err: /--out is required/,
+    },
+    {
+      name: "no key at all",
+      args: (_d, f) => ["--pairs", f.pairs, "--experiment", "exp", "--dry-run"],
+      exit: 2,
+      err: /give --pair-key-file or --session-key-file/,
+    },
+    {
+      name: "bad regex",
+      args: (_d, f) => [
+        "--pairs",
+        f.pairs,
+        "--pair-key-file",
+        f.key,
+        "--experiment",
+        "exp",
+        "--redact-pattern",
+        "(",
+        "--dry-run",
+      ],
+      exit: 2,
+      err: /bad --redact-pattern/,
+    },
+    {
+      name: "empty-matching regex",
+      args: (_d, f) => [
+        "--pairs",
+        f.pairs,
+        "--pair-key-file",
+        f.key,
+        "--experiment",
+        "exp",
+        "--redact-pattern",
+        "x*",
+        "--dry-run",
+      ],
+      exit: 2,
+      err: /matches the empty string/,
+    },
+    {
+      name: "bad per-depth",
+      args: (_d, f) => [
+        "--pairs",
+        f.pairs,
+        "--pair-key-file",
+        f.key,
+        "--experiment",
+        "exp",
+        "--per-depth",
+        "two",
+        "--dry-run",
+      ],
+      exit: 2,
+      err: /--per-depth must be an integer/,
+    },
+    {
+      name: "missing store",
+      args: (d, f) => [
+        "--pairs",
+        join(d, "none.jsonl"),
+        "--pair-key-file",
+        f.key,
+        "--experiment",
+        "exp",
+        "--dry-run",
+      ],
+      exit: 3,
+      err: /Cannot read pair store .*ENOENT/,
+    },
+    {
+      name: "wrong key",
+      args: (d) => [
+        "--pairs",
+        join(d, "pairs.jsonl"),
+        "--pair-key-file",
+        join(d, "wrong.key"),
+        "--experiment",
+        "exp",
+        "--dry-run",
+      ],
+      exit: 3,
+      err: /line 1: no key for kid/,
+    },
+    {
+      name: "bad history",
+      args: (d, f) => [
+        "--pairs",
+        f.pairs,
+        "--pair-key-file",
+        f.key,
+        "--experiment",
+        "exp",
+        "--history",
+        join(d, "pair.key"),
+        "--select",
+        "judge-loss",
+        "--dry-run",
+      ],
+      exit: 3,
+      err: /Cannot parse history/,
+    },
+  ];
+  test.concurrent.each(bad)("$name: exit $exit, one line", async ({ args, exit, err }) => {
+    using dir = tempDir("harvest-cli");
+    const f = fixture(dir.path, { sealed: true });
+    writeFileSync(join(dir.path, "wrong.key"), randomBytes(32).toString("base64"));
+    const r = await cli(args(dir.path, f));
+    expect({ exitCode: r.exitCode, stdout: r.stdout, lines: r.stderr.trim().split("\n").length }).toEqual({
+      exitCode: exit,
+      stdout: "",
+      lines: 1,
+    });
+    expect(r.stderr).toMatch(err);
+    expect(r.stderr.includes(readFileSync(f.key, "utf8").trim())).toBe(false);
+  });
+});
