@@ -39,7 +39,7 @@ async function runAndDecide(
       ...["--agent-config", config, "--runs", "1", "--seed", "7", "--timeout", "120", ...extra],
     ],
     repo,
-    { ...env, CI: undefined as never },
+    { ...env, CI: undefined },
   );
   expect({ code: r.code, stderr: r.code === 0 ? "" : r.stderr }).toEqual({ code: 0, stderr: "" });
   const runDir = String(r.out.run_dir);
@@ -61,7 +61,7 @@ async function runAndDecide(
     run: { runs: r.out.runs, leaks: r.out.leaks },
     records: Object.values(key)
       .map((k) => ({ arm: k.arm, exit: k.exit, checks_passed: k.checks_passed, leak: k.leak }))
-      .sort((a, b) => String(a.arm).localeCompare(String(b.arm))),
+      .sort((a, b) => (String(a.arm) < String(b.arm) ? -1 : 1)),
     verdict: { code: v.code, result: v.out.result },
     isolation: prov.isolation?.mechanism,
   };
