@@ -8,7 +8,7 @@ import { messageOf, UpstreamError, UsageError } from "./errors.ts";
 import { writeFileAtomic } from "./fsx.ts";
 
 export { renderRunEvalReportHtml } from "./report/run-eval.ts";
-export { renderStepsReportHtml, type StepsReportInput } from "./report/steps.ts";
+export { renderStepsReportHtml } from "./report/steps.ts";
 export { renderSuiteReportHtml, type SuiteReportOptions } from "./report/suite.ts";
 
 /** Writes a rendered report atomically; UpstreamError (4) naming the file when the disk refuses. */

@@ -41,5 +41,6 @@ svg text{fill:var(--muted);font-size:10px;font-family:inherit}
 .est.good,.ci-line.good{fill:var(--pass);stroke:var(--pass)}.est.bad,.ci-line.bad{fill:var(--fail);stroke:var(--fail)}
 .bar{fill:var(--bar)}.bar-ci{stroke:var(--fg);stroke-width:1}
 .dot.pass{fill:var(--pass)}.dot.fail{fill:var(--bg);stroke:var(--fail);stroke-width:1.5}.dot.infra{fill:var(--infra)}
+details table{table-layout:fixed}
 .legend{display:flex;gap:16px;color:var(--muted);font-size:12px;align-items:center}
 `;

@@ -8,6 +8,7 @@ import { Provenance, SealedKey } from "../../lib/promotion/records.ts";
 import { verdictStats } from "../../lib/promotion/verdict.ts";
 import { RunResult } from "../../lib/runner/result.ts";
 import { buildScorecard, type Scorecard, Trial } from "../../lib/scorecard.ts";
+import { buildStepScorecard, StepResult, type StepScorecard } from "../../lib/steps/scorecard.ts";
 import { prng } from "./cassette-gen.ts";
 
 const TOPICS = ["login", "cache", "retry", "parser", "sync", "label", "token", "session", "mobile", "docs"];
@@ -251,4 +252,52 @@ export function writePromotionRun(
   writeJson(join(runDir, "provenance.json"), provenance);
   writeJson(join(runDir, "sealed", "key.json"), key);
   return { provenance, key };
+}
+
+/** What a generated step fails with; `pass` steps pass. */
+export type StepKind = "pass" | "error" | "invalid-call" | "premature-stop" | "diverged";
+
+/** `n` graded steps over `sessions` sessions and their scorecard (the real buildStepScorecard). */
+export function generateSteps(
+  n = 48,
+  sessions = 17,
+  seed = 5,
+): { scorecard: StepScorecard; kinds: Map<string, StepKind> } {
+  const rnd = prng(seed);
+  const kinds = new Map<string, StepKind>();
+  const results = Array.from({ length: n }, (_, i) => {
+    const x = rnd();
+    const kind: StepKind =
+      x < 0.7
+        ? "pass"
+        : x < 0.77
+          ? "error"
+          : x < 0.84
+            ? "invalid-call"
+            : x < 0.92
+              ? "premature-stop"
+              : "diverged";
+    const id = `step-${String(i).padStart(3, "0")}`;
+    kinds.set(id, kind);
+    const ok = kind === "pass";
+    return StepResult.parse({
+      id,
+      session: `s-${(i % sessions).toString(16).padStart(4, "0")}`,
+      depth: Math.floor(rnd() * 30),
+      protocol: (["anthropic", "bedrock", "responses", "gemini"] as const)[i % 4],
+      pass: ok,
+      sameTools: ok || kind === "invalid-call",
+      sameCalls: ok && rnd() < 0.6,
+      valid: kind !== "invalid-call" && kind !== "error",
+      prematureStop: kind === "premature-stop" ? true : i % 4 === 3 ? null : false,
+      problems: kind === "invalid-call" ? ['tool "Bash" is missing required argument "command"'] : [],
+      tools: kind === "premature-stop" || kind === "error" ? [] : kind === "diverged" ? ["Read"] : ["Bash"],
+      latencyMs: Math.round(300 + rnd() * 3000),
+      ...(kind === "error" ? { error: "HTTP 529 <overloaded> from the gateway" } : {}),
+    });
+  });
+  return {
+    scorecard: buildStepScorecard("evals/steps/opus-5-5", "opus", results, { iterations: 400 }),
+    kinds,
+  };
 }
