@@ -91,6 +91,12 @@ export function dockerRunner(opts: DockerRunnerOptions = {}): PhaseRunner {
   };
 }
 
+/** Numeric uid:gid of a docker --user value; a user name (no numbers) leaves files to root. */
+function ownerOf(user: string): { uid: number; gid: number } {
+  const m = /^(\d+)(?::(\d+))?$/.exec(user);
+  return m ? { uid: Number(m[1]), gid: Number(m[2] ?? m[1]) } : { uid: 0, gid: 0 };
+}
+
 function result(o: Partial<PhaseResult> & { durationMs: number }): PhaseResult {
   return { exitCode: null, stdout: "", stderr: "", timedOut: false, commandIndex: 0, ...o };
 }
@@ -139,7 +145,7 @@ async function runPhase(
       return result({ durationMs: elapsed(), infraError: `copy in: ${tail(copyIn.stderr)}` });
     if (spec.files?.length) {
       const f = await call(["cp", "-", `${name}:/`], {
-        input: tarFiles(spec.files),
+        input: tarFiles(spec.files, ownerOf(spec.user ?? user)),
         timeoutMs: INFRA_TIMEOUT_MS,
       });
       if (f.exitCode !== 0)

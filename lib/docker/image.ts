@@ -235,3 +235,8 @@ async function stageTree(from: string, to: string): Promise<void> {
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, { recursive: true, verbatimSymlinks: true });
 }
+
+/** The image a variant runs in: `eval-<harness>:<version>` ("latest" when the suite gives none). */
+export function imageFor(harness: string, version: string | undefined): string {
+  return `eval-${harness}:${version || "latest"}`;
+}

@@ -33,7 +33,11 @@ export interface PhaseSpec {
   env?: Record<string, string>;
   /** Agent phase only: names whose VALUES are read from the host env and given only to this exec (never argv/inspect/log). */
   secretEnvNames?: string[];
-  /** Files written into the container before the exec (e.g. a driver's settings file), owned by root, mode default 0o644. */
+  /**
+   * Files written into the container before the exec (a driver's settings under HOME), mode default
+   * 0o644. They and their missing parents below the top level (/tmp/home, /tmp/home/.claude) are owned
+   * by the exec user, so the CLI can write beside them; top-level dirs (/tmp, /etc) keep the image's.
+   */
   files?: { path: string; content: string; mode?: number }[];
   /** Per exec; on timeout the container is force-removed and the result has timedOut. */
   timeoutMs: number;

@@ -149,23 +149,31 @@ describe("tarFiles", () => {
     const tar = join(dir.path, "f.tar");
     writeFileSync(
       tar,
-      tarFiles([
-        { path: "/etc/claude-code/managed-settings.json", content: '{"a":1}' },
-        { path: "/usr/local/bin/x", content: "#!/bin/sh\n", mode: 0o755 },
-        { path: long, content: "é" },
-      ]),
+      tarFiles(
+        [
+          { path: "/etc/claude-code/managed-settings.json", content: '{"a":1}' },
+          { path: "/usr/local/bin/x", content: "#!/bin/sh\n", mode: 0o755 },
+          { path: long, content: "é" },
+        ],
+        { uid: 1000, gid: 1000 },
+      ),
     );
-    const list = spawnSync("tar", ["-tvf", tar], { encoding: "utf8" });
+    const list = spawnSync("tar", ["--numeric-owner", "-tvf", tar], { encoding: "utf8" });
     expect(list.status).toBe(0);
+    const cols = (l: string) => l.split(/\s+/);
     expect(
       list.stdout
         .split("\n")
         .filter(Boolean)
-        .map((l) => [l.split(/\s+/)[0], l.split(/\s+/).pop()]),
+        .map((l) => [cols(l)[0], cols(l)[1], cols(l).pop()]),
     ).toEqual([
-      ["-rw-r--r--", "etc/claude-code/managed-settings.json"],
-      ["-rwxr-xr-x", "usr/local/bin/x"],
-      ["-rw-r--r--", long.slice(1)],
+      ["drwxr-xr-x", "1000/1000", "etc/claude-code/"],
+      ["-rw-r--r--", "1000/1000", "etc/claude-code/managed-settings.json"],
+      ["drwxr-xr-x", "1000/1000", "usr/local/"],
+      ["drwxr-xr-x", "1000/1000", "usr/local/bin/"],
+      ["-rwxr-xr-x", "1000/1000", "usr/local/bin/x"],
+      ["drwxr-xr-x", "1000/1000", `${long.slice(1, long.lastIndexOf("/"))}/`],
+      ["-rw-r--r--", "1000/1000", long.slice(1)],
     ]);
     const cat = spawnSync("tar", ["-xOf", tar, long.slice(1)], { encoding: "utf8" });
     expect(cat.stdout).toBe("é");

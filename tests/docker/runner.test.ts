@@ -62,9 +62,18 @@ describe("phases", () => {
     const agent = await r.runPhase(ws, {
       ...base(id),
       phase: "agent",
-      argv: sh('echo three >> src/a.txt; cat /etc/demo.json; echo " $MODE"'),
+      argv: sh(
+        [
+          'echo three >> src/a.txt; cat /etc/demo.json; echo " $MODE"',
+          // A driver's settings under HOME: the CLI must be able to write beside them; /tmp stays the image's.
+          'stat -c "%U %a %n" /tmp /tmp/home/.cfg /tmp/home/.cfg/s.json; touch /tmp/home/.cfg/new',
+        ].join("; "),
+      ),
       env: { MODE: "agent" },
-      files: [{ path: "/etc/demo.json", content: '{"x":1}' }],
+      files: [
+        { path: "/etc/demo.json", content: '{"x":1}' },
+        { path: "/tmp/home/.cfg/s.json", content: "{}", mode: 0o600 },
+      ],
     });
     const check = await r.runPhase(ws, {
       ...base(id),
@@ -94,7 +103,7 @@ describe("phases", () => {
     });
     expect([setup, agent, check, after].map(strip)).toEqual([
       ok("one\ntwo\nsrc/a.txt\n1000:1000\n", 1),
-      ok('{"x":1} agent\n'),
+      ok('{"x":1} agent\nroot 1777 /tmp\nagent 755 /tmp/home/.cfg\nagent 600 /tmp/home/.cfg/s.json\n'),
       ok("one\ntwo\nthree\nfresh\n0\n0\n1000\n"),
       // A check's changes are never carried.
       ok("one\ntwo\nthree\n"),
