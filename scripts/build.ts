@@ -6,6 +6,7 @@
 //   bun run build --archives      the host binary and its archive (what the action's local test installs)
 //   bun run build --bundles       only the single-file ESM bundles dist/js/<tool>.js for Node 20 and Deno 2
 //   --outdir=DIR                  write to DIR instead of dist/ (the reproducibility test builds twice)
+//   --no-bytecode                 no precompiled bytecode (tests/bench/dist.ts measures what it buys)
 // Every run rewrites dist/SHA256SUMS (sha256sum format) over the artifacts present in dist/.
 // Reproducible: the same commit, Bun version and SOURCE_DATE_EPOCH give byte-identical binaries,
 // archives and bundles, whatever the checkout path (tests/build.test.ts builds twice and compares).
@@ -47,7 +48,7 @@ export const BUNDLES = ARCHIVE_LINKS;
 export const TARGETS = ["bun-linux-x64", "bun-linux-arm64", "bun-darwin-x64", "bun-darwin-arm64"] as const;
 type Target = (typeof TARGETS)[number];
 
-const FLAGS = ["--all", "--archives", "--bundles"];
+const FLAGS = ["--all", "--archives", "--bundles", "--no-bytecode"];
 
 /** Flags every artifact shares: names kept in stack traces, whitespace and dead code dropped, one version. */
 const COMMON = [
@@ -76,7 +77,7 @@ async function bunBuild(entry: string, args: string[], what: string): Promise<vo
   }
 }
 
-function compile(target: Target, outfile: string): Promise<void> {
+function compile(target: Target, outfile: string, bytecode: boolean): Promise<void> {
   // Precompiled bytecode cuts the binary's start by about a third (59 -> 41 ms here), and every
   // replayed gh call pays that start; it is reproducible too (same bytes on every build). ESM keeps
   // top-level await in the entries. Tools that run inside other people's repositories must not pick
@@ -86,7 +87,7 @@ function compile(target: Target, outfile: string): Promise<void> {
     [
       "--compile",
       `--target=${target}`,
-      "--bytecode",
+      ...(bytecode ? ["--bytecode"] : []),
       "--format=esm",
       "--no-compile-autoload-dotenv",
       "--no-compile-autoload-bunfig",
@@ -194,7 +195,7 @@ async function build(argv: string[]): Promise<void> {
       : [host];
   for (const target of targets) {
     const name = artifactName(target);
-    await compile(target, join(dist, name));
+    await compile(target, join(dist, name), !flags.has("--no-bytecode"));
     process.stderr.write(`built ${join(dist, name)}\n`);
     if (!archives) continue;
     const archive = releaseArchive({ dir: name, binary: join(dist, name), links: ARCHIVE_LINKS, mtime });

@@ -6,6 +6,7 @@ import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs"
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { run } from "../lib/proc.ts";
+import { unpackedBytes } from "../scripts/build/archive.ts";
 import { ARCHIVE_LINKS } from "../scripts/build.ts";
 import { HOST_PLATFORM } from "./support/binary.ts";
 import { tempDir } from "./support/tmp.ts";
@@ -29,18 +30,6 @@ async function build(root: string, args: string[], env: Record<string, string> =
   return { exitCode: r.exitCode, stderr: r.stderr };
 }
 
-/** Unpacked size of a .tar.gz: the sizes in its ustar headers. */
-function unpackedBytes(archive: Buffer): number {
-  const tar = gunzipSync(archive);
-  let total = 0;
-  for (let at = 0; at + 512 <= tar.length; ) {
-    const size = Number.parseInt(tar.subarray(at + 124, at + 135).toString("latin1"), 8) || 0;
-    total += size;
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return total;
-}
-
 describe("reproducible builds", () => {
   // Two full builds (binary, archive, six bundles) take one to two minutes on a loaded two-core
   // machine: the only test here that needs more than the suite's 60 s.
@@ -61,7 +50,7 @@ describe("reproducible builds", () => {
       files: names(sums(a)),
       identical: sums(a) === sums(b),
       underDownloadBudget: archive.length <= 60e6,
-      underDiskBudget: unpackedBytes(archive) <= 150e6,
+      underDiskBudget: unpackedBytes(gunzipSync(archive)) <= 150e6,
     }).toEqual({
       exitCodes: [0, 0],
       files: [
@@ -83,13 +72,15 @@ describe("bad command lines", () => {
       name: "an unknown option",
       args: ["--everything"],
       env: {},
-      stderr: '✗ Unknown option "--everything": expected --all, --archives, --bundles, --outdir=DIR\n',
+      stderr:
+        '✗ Unknown option "--everything": expected --all, --archives, --bundles, --no-bytecode, --outdir=DIR\n',
     },
     {
       name: "an empty --outdir",
       args: ["--outdir="],
       env: {},
-      stderr: '✗ Unknown option "--outdir=": expected --all, --archives, --bundles, --outdir=DIR\n',
+      stderr:
+        '✗ Unknown option "--outdir=": expected --all, --archives, --bundles, --no-bytecode, --outdir=DIR\n',
     },
     {
       name: "a SOURCE_DATE_EPOCH that is not whole seconds",

@@ -73,3 +73,15 @@ export function releaseArchive(opts: {
   ];
   return gzipSync(tar(entries, opts.mtime), { level: 9 });
 }
+
+/** Bytes the entries of an uncompressed ustar stream hold once unpacked (for the size budget). */
+export function unpackedBytes(tarStream: Uint8Array): number {
+  const buf = Buffer.from(tarStream.buffer, tarStream.byteOffset, tarStream.byteLength);
+  let total = 0;
+  for (let at = 0; at + BLOCK <= buf.length; ) {
+    const size = Number.parseInt(buf.subarray(at + 124, at + 135).toString("latin1"), 8) || 0;
+    total += size;
+    at += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
+  }
+  return total;
+}

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/proc.ts";
-import { releaseArchive, tar } from "../../scripts/build/archive.ts";
+import { releaseArchive, tar, unpackedBytes } from "../../scripts/build/archive.ts";
 import { tempDir } from "../support/tmp.ts";
 
 const LINKS = ["run-eval", "grade", "gh-shim"];
@@ -71,6 +71,20 @@ describe("releaseArchive", () => {
   test("a file is padded to 512-byte blocks and the archive ends with two empty blocks", () => {
     const out = tar([{ kind: "file", name: "x", data: new Uint8Array(513), mode: 0o644 }], 0);
     expect(out.length).toEqual(512 + 1024 + 1024);
+  });
+
+  test("unpackedBytes adds up the entries' sizes", () => {
+    const data = (n: number) => new Uint8Array(n);
+    const out = tar(
+      [
+        { kind: "dir", name: "p/" },
+        { kind: "file", name: "p/a", data: data(1000), mode: 0o755 },
+        { kind: "symlink", name: "p/b", target: "a" },
+        { kind: "file", name: "p/c", data: data(512), mode: 0o644 },
+      ],
+      0,
+    );
+    expect(unpackedBytes(out)).toEqual(1512);
   });
 
   test("a name over 100 bytes is refused", () => {
