@@ -1,10 +1,10 @@
 // The step-suite scorecard: one row per case (the matcher's reading, the answer's tool names, the
 // error if the call failed, an optional judge score) and the spec's rates (PASS, SAME TOOLS, SAME
 // CALLS, VALID CALLS, PREMATURE STOP) with 95% percentile-bootstrap intervals that resample sessions
-// (lib/stats clusterBootstrap), so many steps of one long session do not narrow an interval. The zod
+// (lib/stats: a cluster bootstrap of per-session sums), so many steps of one long session do not narrow an interval. The zod
 // format is what `--output json`, `--scorecard FILE`, eval_scorecard and the HTML report read.
 import { z } from "zod";
-import { clusterBootstrap } from "../stats.ts";
+import { bootstrapRatio } from "../stats.ts";
 import { STEP_PROTOCOLS } from "./case.ts";
 
 const rate = z.number().min(0).max(1);
@@ -96,11 +96,15 @@ function rateOf(
     if (list) list.push(v);
     else bySession.set(r.session, [v]);
   }
-  const clusters = [...bySession.keys()].sort().map((k) => bySession.get(k)!);
-  const n = clusters.reduce((t, c) => t + c.length, 0);
+  // The pooled mean of resampled sessions is Σ sums / Σ counts over them: a ratio of per-session sums,
+  // which bootstraps in O(sessions) per resample instead of O(steps).
+  const clusters = [...bySession.keys()]
+    .sort()
+    .map((k) => bySession.get(k)!)
+    .map((vs) => ({ num: vs.reduce((a, b) => a + b, 0), den: vs.length }));
+  const n = clusters.reduce((t, c) => t + c.den, 0);
   if (n === 0) return { n: 0, rate: null, lo: null, hi: null };
-  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const ci = clusterBootstrap(clusters, mean, boot);
+  const ci = bootstrapRatio(clusters, boot);
   return { n, rate: ci.estimate, lo: ci.lo, hi: ci.hi };
 }
 
