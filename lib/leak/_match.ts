@@ -224,9 +224,15 @@ export class WordWindowSearch {
   }
 
   private scan(buf: Uint8Array, from: number, to: number): void {
+    // Hot loop: locals only; a word's end writes its hashes into the ring and calls check() only
+    // when the 16-bit filter says it may be the last word of a key.
+    const { maxLen, lastFilter } = this.shape;
+    const wa = this.wa;
+    const wb = this.wb;
     let a = this.a;
     let b = this.b;
     let inWord = this.inWord;
+    let count = this.count;
     for (let i = from; i < to; i++) {
       const byte = buf[i]!;
       let c = byte < 128 ? WORD_BYTE[byte]! : 0;
@@ -241,25 +247,22 @@ export class WordWindowSearch {
           ends = true;
         }
       }
-      if (c === 0) {
-        if (inWord) {
-          this.a = a;
-          this.b = b;
-          this.endWord();
-          a = H1;
-          b = H2;
-          inWord = false;
-        }
-        continue;
+      if (c !== 0) {
+        a = Math.imul(a ^ c, M1);
+        b = Math.imul(b ^ c, M2);
+        b ^= b >>> 13;
+        inWord = true;
+        if (!ends) continue;
       }
-      a = Math.imul(a ^ c, M1);
-      b = Math.imul(b ^ c, M2);
-      b ^= b >>> 13;
-      inWord = true;
-      if (ends) {
-        this.a = a;
-        this.b = b;
-        this.endWord();
+      if (inWord) {
+        const slot = count % maxLen;
+        wa[slot] = a;
+        wb[slot] = b;
+        count++;
+        if (lastFilter[a & 0xffff] !== 0) {
+          this.count = count;
+          this.check(slot);
+        }
         a = H1;
         b = H2;
         inWord = false;
@@ -268,19 +271,26 @@ export class WordWindowSearch {
     this.a = a;
     this.b = b;
     this.inWord = inWord;
+    this.count = count;
   }
 
+  /** Ends the word being read (at the end of the stream). */
   private endWord(): void {
-    const { maxLen, lastWords, lastFilter, lengths, table } = this.shape;
+    const { maxLen, lastFilter } = this.shape;
     const slot = this.count % maxLen;
     this.wa[slot] = this.a;
     this.wb[slot] = this.b;
     this.count++;
     this.inWord = false;
-    const quick = lastFilter[this.a & 0xffff] === 0;
+    if (lastFilter[this.a & 0xffff] !== 0) this.check(slot);
     this.a = H1;
     this.b = H2;
-    if (quick || !lastWords.has(key53(this.wa[slot]!, this.wb[slot]!))) return;
+  }
+
+  /** The word in `slot` may end a key: look up every key length ending there. */
+  private check(slot: number): void {
+    const { maxLen, lastWords, lengths, table } = this.shape;
+    if (!lastWords.has(key53(this.wa[slot]!, this.wb[slot]!))) return;
     for (const len of lengths) {
       if (this.count < len) break;
       const start = (this.count - len) % maxLen;
