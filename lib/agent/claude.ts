@@ -40,7 +40,6 @@ function command(input: DriverInput): AgentCommand {
   const argv = [
     input.bin ?? "claude",
     "-p",
-    input.prompt,
     "--output-format",
     "stream-json",
     "--verbose",
@@ -56,6 +55,8 @@ function command(input: DriverInput): AgentCommand {
   ];
   if (input.budgetUsd) argv.push("--max-budget-usd", shortFloat(input.budgetUsd));
   if (input.model) argv.push("--model", input.model);
+  // The prompt is the positional argument; after "--" one that starts with "-" is not an option.
+  argv.push("--", input.prompt);
   const env = {
     ...baseEnv(home),
     CLAUDE_CODE_TMPDIR: join(home, "tmp"),

@@ -35,8 +35,8 @@ function command(input: DriverInput): AgentCommand {
   return {
     argv: [
       input.bin ?? "gemini",
-      "-p",
-      input.prompt,
+      // One argument, so a prompt that starts with "-" is still the prompt.
+      `--prompt=${input.prompt}`,
       "--output-format",
       "json",
       "-m",

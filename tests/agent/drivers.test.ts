@@ -85,7 +85,6 @@ describe("command", () => {
       argv: [
         "claude",
         "-p",
-        "fix it",
         "--output-format",
         "stream-json",
         "--verbose",
@@ -102,6 +101,8 @@ describe("command", () => {
         "0.5",
         "--model",
         "sonnet",
+        "--",
+        "fix it",
       ],
       env: CLAUDE_ENV,
       secretEnv: { ANTHROPIC_API_KEY: "HOST_KEY" },
@@ -174,8 +175,7 @@ describe("command", () => {
     ).toEqual({
       argv: [
         "gemini",
-        "-p",
-        "fix it",
+        "--prompt=fix it",
         "--output-format",
         "json",
         "-m",

@@ -82,7 +82,9 @@ describe("real CLIs against the mock model", () => {
     await using mock = await startMockModel();
     const key = `sk-proctor-${c.harness}-${crypto.randomUUID()}`;
     mock.scenario(key, runCommand("echo made by the agent > made-by-agent.txt"), c.harness);
-    const { result, work } = await runAgent({ harness: c.harness, mock, root: dir.path, key });
+    // A prompt that starts with dashes must reach the model as the prompt, not as an option.
+    const prompt = `--help is not an option here: create the file (${c.harness})`;
+    const { result, work } = await runAgent({ harness: c.harness, mock, root: dir.path, key, prompt });
 
     const { durationMs, ...metrics } = driverFor(c.harness).parse(
       result.stdout,
@@ -96,12 +98,14 @@ describe("real CLIs against the mock model", () => {
       file: existsSync(file) ? readFileSync(file, "utf8") : null,
       metrics,
       durationReported: c.harness === "claude" ? typeof durationMs === "number" : durationMs === null,
+      promptSent: JSON.stringify(mock.requests.find((r) => r.method === "POST")?.body).includes(prompt),
     }).toEqual({
       exitCode: 0,
       timedOut: false,
       file: "made by the agent\n",
       metrics: c.metrics,
       durationReported: true,
+      promptSent: true,
     });
 
     // The key reached the mock only in the auth header: every model request was routed by it (its
