@@ -13,16 +13,8 @@ import { gunzipSync } from "node:zlib";
 import { unpackedBytes } from "../../scripts/build/archive.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
-
-interface BenchRow {
-  bench: string;
-  name: string;
-  value: number;
-  unit: string;
-  ratio?: number;
-  baseline?: string;
-  target?: string;
-}
+// Type-only: erased, so run.ts's own top-level run never starts from here.
+import type { BenchRow } from "./run.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const MB = 1e6;
