@@ -5,6 +5,7 @@ import { defineCommand } from "citty";
 import { UsageError } from "../../lib/errors.ts";
 import { writeFileAtomic } from "../../lib/fsx.ts";
 import { isInteractive } from "../../lib/log.ts";
+import { renderStepsReportHtml } from "../../lib/report/steps.ts";
 import { checkFlags, positiveInt, runStepSuite } from "../../lib/steps/replay-run.ts";
 import { renderStepScorecard } from "../../lib/steps/scorecard.ts";
 
@@ -18,6 +19,7 @@ export const run = defineCommand({
     parallel: { type: "string", description: "requests at once (default 4)" },
     output: { type: "string", description: "text (default) or json" },
     scorecard: { type: "string", description: "also write the scorecard JSON to FILE" },
+    report: { type: "string", description: "also write a self-contained HTML report to FILE" },
     seed: { type: "string", description: "bootstrap seed (default 1)" },
     region: { type: "string", description: "Bedrock signing region (default: from --url or AWS_REGION)" },
     timeout: { type: "string", description: "seconds to wait for one reply (default 300)" },
@@ -59,6 +61,7 @@ export const run = defineCommand({
     if (tty) process.stderr.write("\n");
     const json = `${JSON.stringify(sc, null, 2)}\n`;
     if (args.scorecard) writeFileAtomic(args.scorecard, json);
+    if (args.report) writeFileAtomic(args.report, renderStepsReportHtml(sc));
     process.stdout.write(output === "json" ? json : renderStepScorecard(sc));
     if (sc.cases > 0 && sc.errors === sc.cases) {
       process.stderr.write(

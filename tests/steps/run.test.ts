@@ -140,3 +140,31 @@ test.concurrent("a bad case file: exit 3 naming the file and the field", async (
     stderr: `✗ Cannot load step case "${join(dir.path, "x.json")}": Invalid input: expected 1 at version\n`,
   });
 });
+
+test.concurrent("--report writes the self-contained HTML report of the scorecard", async () => {
+  await using mock = await startMockModel({
+    script: () => toolCalls([{ name: "Bash", args: { command: "ls" } }]),
+  });
+  using dir = tempDir("steps-run");
+  const suite = writeSuite(dir.path, [stepCase("responses")]);
+  const report = join(dir.path, "report.html");
+  const r = await evalSteps([
+    "run",
+    "--suite",
+    suite,
+    "--model",
+    "m",
+    "--url",
+    mock.url,
+    "--key-env",
+    "STEP_KEY",
+    "--report",
+    report,
+  ]);
+  expect(r.exitCode).toBe(0);
+  const html = readFileSync(report, "utf8");
+  expect(html).toStartWith("<!doctype html>");
+  expect(html).toContain('data-step-row="pass"');
+  expect(html).toContain("responses-1");
+  expect(html).not.toContain(KEY);
+});
