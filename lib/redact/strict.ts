@@ -53,8 +53,9 @@ export function isHighEntropy(token: string): boolean {
 /** High-entropy spans of `text`. */
 export function findHighEntropy(text: string): Finding[] {
   const out: Finding[] = [];
+  // A secret glued to a name (`KEY=<hex>`, `v1-<key>`) is judged on its own too; the whole run goes.
   for (const m of text.matchAll(TOKEN))
-    if (isHighEntropy(m[0]))
+    if (isHighEntropy(m[0]) || m[0].split(/[=_/+-]+/).some(isHighEntropy))
       out.push({ detector: "high-entropy", start: m.index, end: m.index + m[0].length });
   return out;
 }
