@@ -101,6 +101,11 @@ export function parseFlags(f: SuiteFlags) {
   };
 }
 
+/** `<suite name>.trials.jsonl` in the working directory, the name made safe for a file name. */
+export function defaultTrialsFile(suite: string): string {
+  return `${suite.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_")}.trials.jsonl`;
+}
+
 /** Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. */
 export async function writeReport(path: string, sc: Scorecard, trials: readonly Trial[]): Promise<void> {
   if (extname(path).toLowerCase() === ".html") {
@@ -168,7 +173,7 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
       ...(o.local
         ? {}
         : { agentModelUrl: (url: string) => `http://127.0.0.1:${BRIDGE_PORT}${parseModelUrl(url).path}` }),
-      trialsFile: o.trials ?? `${suite.name}.trials.jsonl`,
+      trialsFile: o.trials ?? defaultTrialsFile(suite.name),
       resume: o.resume,
       signal: controller.signal,
       onStart: (j) => progress.start(label(j)),

@@ -19,7 +19,7 @@ export interface SuiteRunOptions {
   runner: SuiteRunner;
   /** The run's label (default: a fresh one); the CLI makes it first, to clean up on a signal. */
   runId?: string;
-  /** The LocalRunner: the scorecard says so. */
+  /** The LocalRunner is in use: the scorecard says so (runner "local", else "docker"). */
   local?: boolean;
   drivers: Readonly<Record<string, Driver>>;
   /** Trials at once (default 2, at least 1). */
@@ -141,7 +141,7 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
     all,
     { seed: opts.seed ?? 1 },
   );
-  if (opts.local) scorecard.runner = "local";
+  scorecard.runner = opts.local ? "local" : "docker";
   return { trials: all, resumed: done.size, scorecard };
 }
 

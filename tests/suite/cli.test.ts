@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/proc.ts";
 import { buildScorecard, renderMarkdown } from "../../lib/scorecard.ts";
-import { parseFlags, writeReport } from "../../lib/suite/cli.ts";
+import { defaultTrialsFile, parseFlags, writeReport } from "../../lib/suite/cli.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
 import { ADD_REPO, evalsTree } from "./_support.ts";
@@ -200,4 +200,13 @@ test("--report writes Markdown, or the reports lane's HTML for a .html file", as
     md: true,
     html: true,
   });
+});
+
+test("the default trials file is named after the suite, safely", () => {
+  expect(["model-upgrade", "a/b c", "../up", ".hidden"].map(defaultTrialsFile)).toEqual([
+    "model-upgrade.trials.jsonl",
+    "a_b_c.trials.jsonl",
+    "__up.trials.jsonl",
+    "_hidden.trials.jsonl",
+  ]);
 });
