@@ -23,6 +23,8 @@
 // blind/ and checks/ carry one fixed mtime (1980-01-01); graders open blind/ only.
 import { randomBytes } from "node:crypto";
 import {
+  accessSync,
+  constants,
   cpSync,
   existsSync,
   lstatSync,
@@ -599,7 +601,12 @@ async function oneRun(r: OneRun): Promise<KeyRecord> {
       verbatimSymlinks: true,
       filter: (src) => {
         const st = lstatSync(src);
-        return st.isFile() || st.isDirectory() || st.isSymbolicLink();
+        if (st.isDirectory() || st.isSymbolicLink()) return true;
+        if (st.isFile() && readable(src)) return true;
+        // sockets, FIFOs and devices (and a file we cannot read, already a leak) stay behind
+        const rel = relative(p.stage, src);
+        if (!skipped.includes(rel)) skipped.push(rel);
+        return false;
       },
     });
   } catch (error) {
@@ -630,6 +637,15 @@ async function oneRun(r: OneRun): Promise<KeyRecord> {
     leak_reasons: reasons,
     skipped,
   };
+}
+
+function readable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const SIGNALS: Record<string, number> = {

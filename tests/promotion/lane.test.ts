@@ -594,6 +594,19 @@ describe("T7-T9 one blinded run of 2+2", () => {
       error: "scores must cover exactly every blind id in the sealed key",
       exit: 3,
     });
+    const bad = await verdictOn("not an object", "t9-bad-scores");
+    expect(bad.res.out).toEqual({
+      error: `Cannot load scores "${join(outer.path, "t9-bad-scores.scores.json")}": expected an object at top level, got "not an object"`,
+      exit: 3,
+    });
+    const partial = scoresFor(() => true);
+    const first = Object.keys(partial)[0]!;
+    partial[first] = { "opens-pr": true } as never;
+    const missing = await verdictOn(partial, "t9-partial");
+    expect(missing.res.out).toEqual({
+      error: `scores for ${first} must cover exactly the criteria opens-pr, reports-behavior`,
+      exit: 3,
+    });
     const { dir, res } = await verdictOn(
       scoresFor(() => true),
       "t9-twice",
