@@ -13,16 +13,7 @@ import { buildStepScorecard, type StepResult } from "../../lib/steps/scorecard.t
 import { REQUESTS, session, stepCase, writeSuite } from "../steps/_cases.ts";
 import { startMockModel, toolCalls } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
-
-interface BenchRow {
-  bench: string;
-  name: string;
-  value: number;
-  unit: string;
-  ratio?: number;
-  baseline?: string;
-  target?: string;
-}
+import type { BenchRow } from "./run.ts";
 
 const N = Number(process.env.BENCH_STEPS ?? 400);
 

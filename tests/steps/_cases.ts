@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StepCase, StepProtocol } from "../../lib/steps/case.ts";
+import type { StepResult } from "../../lib/steps/scorecard.ts";
 
 const SCHEMA = { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] };
 
@@ -66,4 +67,23 @@ export function writeSuite(dir: string, cases: readonly StepCase[]): string {
   for (const c of cases)
     writeFileSync(join(dir, `${c.id}.json`), `${JSON.stringify(c, null, 2)}\n`, { mode: 0o600 });
   return dir;
+}
+
+/** A passing result of case `id` in session number `s`, fields overridden by `over`. */
+export function result(id: string, s: number, over: Partial<StepResult> = {}): StepResult {
+  return {
+    id,
+    session: session(s),
+    depth: 0,
+    protocol: "anthropic",
+    pass: true,
+    sameTools: true,
+    sameCalls: true,
+    valid: true,
+    prematureStop: false,
+    problems: [],
+    tools: ["Read"],
+    latencyMs: 5,
+    ...over,
+  };
 }

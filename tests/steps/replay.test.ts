@@ -6,7 +6,7 @@ import { buildRequest, endpointUrl, loadSuite, rewriteBody } from "../../lib/ste
 import { runStepSuite } from "../../lib/steps/replay-run.ts";
 import { httpError, startMockModel, text, toolCalls } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
-import { REQUESTS, stepCase, writeSuite } from "./_cases.ts";
+import { REQUESTS, result, stepCase, writeSuite } from "./_cases.ts";
 
 const KEY = "sk-test-Zq9vXr2Lp8Wm4Nt6";
 const AWS = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
@@ -88,20 +88,7 @@ for (const r of routes)
       sigv4: r.auth === "aws-sigv4" ? "ok" : undefined,
     });
     expect(sc.results).toEqual([
-      {
-        id: `${r.protocol}-1`,
-        session: stepCase(r.protocol).provenance.session,
-        depth: 3,
-        protocol: r.protocol,
-        pass: true,
-        sameTools: true,
-        sameCalls: true,
-        valid: true,
-        prematureStop: false,
-        problems: [],
-        tools: ["Read"],
-        latencyMs: sc.results[0]!.latencyMs,
-      },
+      result(`${r.protocol}-1`, 1, { depth: 3, protocol: r.protocol, latencyMs: sc.results[0]!.latencyMs }),
     ]);
     expect(JSON.stringify({ requests: mock.requests, sc })).not.toContain(KEY);
     expect(JSON.stringify({ requests: mock.requests, sc })).not.toContain(AWS.secretAccessKey);

@@ -4,29 +4,10 @@ import { join } from "node:path";
 import {
   buildStepScorecard,
   renderStepScorecard,
-  type StepResult,
   StepScorecard,
   stepScorecardJsonSchema,
 } from "../../lib/steps/scorecard.ts";
-import { session } from "./_cases.ts";
-
-function result(id: string, s: number, over: Partial<StepResult> = {}): StepResult {
-  return {
-    id,
-    session: session(s),
-    depth: 0,
-    protocol: "anthropic",
-    pass: true,
-    sameTools: true,
-    sameCalls: true,
-    valid: true,
-    prematureStop: false,
-    problems: [],
-    tools: ["Read"],
-    latencyMs: 5,
-    ...over,
-  };
-}
+import { result } from "./_cases.ts";
 
 test("rates, counts and the text form", () => {
   const results = [
