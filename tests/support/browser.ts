@@ -42,8 +42,10 @@ export interface OpenedReport {
   foreign: string[];
   /** Console errors and uncaught page errors. */
   errors: string[];
-  /** Milliseconds from navigation start until the load event. */
+  /** Milliseconds from the goto call until the load event, as the test saw it. */
   loadMs: number;
+  /** The page's own navigation timing: navigation start to the end of the load event. */
+  navMs: number;
 }
 
 /** Launches Chromium headless in a temp profile; throws with the install command when it is missing. */
@@ -74,8 +76,11 @@ export async function launchBrowser(): Promise<ReportBrowser> {
       const t0 = performance.now();
       await page.goto(url, { waitUntil: "load" });
       const loadMs = performance.now() - t0;
+      const navMs = (await page.evaluate(
+        'performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? -1',
+      )) as number;
       const foreign = requests.filter((u) => u !== url && !u.startsWith("data:"));
-      return { page, requests, foreign, errors, loadMs };
+      return { page, requests, foreign, errors, loadMs, navMs };
     },
     async [Symbol.asyncDispose]() {
       await context.close();
