@@ -10,16 +10,7 @@ import { dockerCli } from "../../lib/docker/engine.ts";
 import { dockerRunner, type PhaseRunner } from "../../lib/docker.ts";
 import { quantile } from "../../lib/stats/quantile.ts";
 import { testImage } from "../docker/_image.ts";
-
-interface BenchRow {
-  bench: string;
-  name: string;
-  value: number;
-  unit: string;
-  ratio?: number;
-  baseline?: string;
-  target?: string;
-}
+import type { BenchRow } from "./run.ts";
 
 const ROUNDS = Number(process.env.BENCH_DOCKER_ROUNDS ?? 5);
 const TRIALS = Number(process.env.BENCH_DOCKER_TRIALS ?? 6);
