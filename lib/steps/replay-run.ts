@@ -46,6 +46,24 @@ export function checkFlags(output: string | undefined, protocolFlag: string, pro
   return { output: out, protocol: p as (typeof ROUTE_PROTOCOLS)[number] };
 }
 
+/** The judge of `run --rubric` from its flags: all of rubric, model, URL and key variable, or none. */
+export function judgeFromFlags(f: {
+  rubric?: string | undefined;
+  model?: string | undefined;
+  url?: string | undefined;
+  keyEnv?: string | undefined;
+  protocol?: string | undefined;
+}): RunOptions["judge"] {
+  const { protocol } = checkFlags(undefined, "--judge-protocol", f.protocol);
+  if (!f.rubric) {
+    if (f.model || f.url || f.keyEnv) throw new UsageError("--judge-* flags need --rubric");
+    return undefined;
+  }
+  if (!f.model || !f.url || !f.keyEnv)
+    throw new UsageError("--rubric needs --judge-model, --judge-url and --judge-key-env");
+  return { rubric: f.rubric, model: f.model, url: f.url, keyEnv: f.keyEnv, protocol };
+}
+
 /** A positive integer option, or UsageError naming the flag. */
 export function positiveInt(flag: string, value: unknown, fallback: number): number {
   if (value === undefined || value === "") return fallback;

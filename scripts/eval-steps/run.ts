@@ -2,11 +2,10 @@
 // Thin: flags -> lib/steps/replay-run.ts -> text or JSON on stdout. Exit 0 with a scorecard (failed
 // steps are results), 1 when every call errored (nothing was measured), 2 usage, 3 a bad case file.
 import { defineCommand } from "citty";
-import { UsageError } from "../../lib/errors.ts";
 import { writeFileAtomic } from "../../lib/fsx.ts";
 import { isInteractive } from "../../lib/log.ts";
 import { renderStepsReportHtml } from "../../lib/report/steps.ts";
-import { checkFlags, positiveInt, runStepSuite } from "../../lib/steps/replay-run.ts";
+import { checkFlags, judgeFromFlags, positiveInt, runStepSuite } from "../../lib/steps/replay-run.ts";
 import { renderStepScorecard } from "../../lib/steps/scorecard.ts";
 
 export const run = defineCommand({
@@ -30,11 +29,14 @@ export const run = defineCommand({
     "judge-protocol": { type: "string", description: "anthropic (default), responses, gemini or bedrock" },
   },
   async run({ args }) {
-    const { output, protocol: jp } = checkFlags(args.output, "--judge-protocol", args["judge-protocol"]);
-    const judgeFlags = [args["judge-model"], args["judge-url"], args["judge-key-env"]];
-    if (args.rubric && judgeFlags.some((f) => !f))
-      throw new UsageError("--rubric needs --judge-model, --judge-url and --judge-key-env");
-    if (!args.rubric && judgeFlags.some(Boolean)) throw new UsageError("--judge-* flags need --rubric");
+    const { output } = checkFlags(args.output, "--judge-protocol", args["judge-protocol"]);
+    const judge = judgeFromFlags({
+      rubric: args.rubric,
+      model: args["judge-model"],
+      url: args["judge-url"],
+      keyEnv: args["judge-key-env"],
+      protocol: args["judge-protocol"],
+    });
     const tty = isInteractive();
     const sc = await runStepSuite({
       suite: args.suite,
@@ -45,17 +47,7 @@ export const run = defineCommand({
       timeoutMs: positiveInt("--timeout", args.timeout, 300) * 1000,
       seed: positiveInt("--seed", args.seed, 1),
       ...(args.region ? { region: args.region } : {}),
-      ...(args.rubric
-        ? {
-            judge: {
-              rubric: args.rubric,
-              model: args["judge-model"]!,
-              url: args["judge-url"]!,
-              keyEnv: args["judge-key-env"]!,
-              protocol: jp,
-            },
-          }
-        : {}),
+      ...(judge ? { judge } : {}),
       ...(tty ? { onResult: (_r, done, total) => process.stderr.write(`\r${done}/${total} steps`) } : {}),
     });
     if (tty) process.stderr.write("\n");
