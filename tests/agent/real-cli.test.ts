@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentMetrics, driverFor } from "../../lib/agent.ts";
 import type { Harness } from "../../lib/suite.ts";
-import { runAgent } from "../support/agent-run.ts";
+import { runAgent, SCENARIOS } from "../support/agent-run.ts";
 import { type AuthKind, runCommand, startMockModel } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
 
@@ -129,5 +129,34 @@ describe("real CLIs against the mock model", () => {
       files: filesContaining(dir.path, key),
       output: `${result.stdout}${result.stderr}`.includes(key),
     }).toEqual({ files: [], output: false });
+  });
+
+  // The driver's retry bounds turn a dead model server into a prompt failure the parser reports,
+  // instead of minutes of retries that only our own timeout would end.
+  test.each([
+    {
+      harness: "claude" as const,
+      exitCode: 1,
+      requests: ["HEAD", "POST", "POST", "POST"],
+      error: /^API Error: 500 /,
+    },
+    // request_max_retries 2 x stream_max_retries 2: (1 + 2) x (1 + 2) attempts.
+    { harness: "codex" as const, exitCode: 1, requests: Array<string>(9).fill("POST"), error: /high demand/ },
+    // general.maxAttempts 3; the exit code is the HTTP status mod 256.
+    { harness: "gemini" as const, exitCode: 244, requests: Array<string>(3).fill("POST"), error: /"code":500/ },
+  ])("$harness fails fast and reports it when the model server answers 500", async (c) => {
+    using dir = tempDir(`proctor-real-500-${c.harness}`);
+    await using mock = await startMockModel();
+    const key = `sk-proctor-${c.harness}-${crypto.randomUUID()}`;
+    mock.scenario(key, SCENARIOS.error500, c.harness);
+    const { result } = await runAgent({ harness: c.harness, mock, root: dir.path, key });
+    const m = driverFor(c.harness).parse(result.stdout, result.stderr, result.exitCode);
+    expect({
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      requests: mock.requests.map((r) => r.method),
+      failed: m.failed,
+      error: c.error.test(m.error ?? ""),
+    }).toEqual({ exitCode: c.exitCode, timedOut: false, requests: c.requests, failed: true, error: true });
   });
 });
