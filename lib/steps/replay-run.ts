@@ -27,7 +27,10 @@ export interface RunOptions {
 /** Reads the key from the variable `name`; UsageError when the name is bad or the variable empty. */
 export function keyFromEnv(flag: string, name: string, env: Record<string, string | undefined>): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    throw new UsageError(`${flag} takes the NAME of an environment variable, got "${name.slice(0, 40)}"`);
+    // Not echoed: a value here is most likely the key itself, pasted by mistake.
+    throw new UsageError(
+      `${flag} takes the NAME of an environment variable (letters, digits, _), not its value`,
+    );
   const value = env[name];
   if (!value) throw new UsageError(`${flag} ${name}: the variable is not set or empty`);
   return value;

@@ -256,7 +256,7 @@ const badOptions = [
   {
     name: "a key given instead of a name",
     o: { keyEnv: "sk-abc" },
-    error: '--key-env takes the NAME of an environment variable, got "sk-abc"',
+    error: "--key-env takes the NAME of an environment variable (letters, digits, _), not its value",
   },
   { name: "bad URL", o: { url: "gw.example" }, error: '--url must be an http(s) URL, got "gw.example"' },
 ];
