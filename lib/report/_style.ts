@@ -42,5 +42,6 @@ svg text{fill:var(--muted);font-size:10px;font-family:inherit}
 .bar{fill:var(--bar)}.bar-ci{stroke:var(--fg);stroke-width:1}
 .dot.pass{fill:var(--pass)}.dot.fail{fill:var(--bg);stroke:var(--fail);stroke-width:1.5}.dot.infra{fill:var(--infra)}
 details table{table-layout:fixed}
+.wide{overflow-x:auto}.forest th[scope=row]{white-space:nowrap}
 .legend{display:flex;gap:16px;color:var(--muted);font-size:12px;align-items:center}
 `;

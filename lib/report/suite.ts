@@ -5,6 +5,7 @@
 // figure is read from the scorecard as built by lib/scorecard.ts, never recomputed, except the
 // matrix counts, which come from the trials themselves.
 import { ConfigError } from "../errors.ts";
+import { LOCAL_MARK } from "../scorecard/markdown.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "../scorecard/schema.ts";
 import { int, pct, pp, ppBare, secs, usd } from "./_format.ts";
 import { attrs, type Html, html, num, page, safeHref, section } from "./html.ts";
@@ -18,7 +19,14 @@ export interface SuiteReportOptions {
   title?: string;
 }
 
-const W = 180;
+const W = 170;
+
+/** The verdict as the page shows it (the scorecard's word is in the badge's title). */
+const VERDICT_WORDS: Record<Comparison["verdict"], string> = {
+  better: "better",
+  worse: "worse",
+  no_significant_difference: "no sig. difference",
+};
 
 function toneOf(c: Comparison): Tone {
   return c.verdict === "better" ? "good" : c.verdict === "worse" ? "bad" : "neutral";
@@ -54,15 +62,13 @@ function forestRow(
         ref: 0,
         tone: toneOf(c),
         label: `${v.name} minus ${sc.control}: ${pp(c.delta)}`,
-      })}</td><td><span class="badge ${toneOf(c)}" data-metric="verdict" data-variant="${v.name}">${c.verdict.replaceAll("_", " ")}</span></td>`
+      })}</td><td><span class="badge ${toneOf(c)}" data-metric="verdict" data-variant="${v.name}" title="${c.verdict}">${VERDICT_WORDS[c.verdict]}</span></td>`
     : html`<td class="n neutral">${isControl ? "control" : "–"}</td><td class="chart"></td><td></td>`;
   const costCi =
     v.costCILo !== undefined && v.costCIHi !== undefined
       ? html`<br>${ciText(num(m("costCILo"), v.costCILo, usd(v.costCILo)), num(m("costCIHi"), v.costCIHi, usd(v.costCIHi)))}`
       : "";
-  return html`<tr${attrs({ "data-variant-row": v.name })}><th scope="row">${v.name}${
-    isControl ? html` <span class="badge neutral">control</span>` : ""
-  }</th><td class="n">${num(m("pass1"), v.pass1, pct(v.pass1))}<br>${ciText(
+  return html`<tr${attrs({ "data-variant-row": v.name })}><th scope="row">${v.name}</th><td class="n">${num(m("pass1"), v.pass1, pct(v.pass1))}<br>${ciText(
     num(m("pass1CILo"), v.pass1CILo, pct(v.pass1CILo)),
     num(m("pass1CIHi"), v.pass1CIHi, pct(v.pass1CIHi)),
   )}</td><td class="chart">${intervalCell(scales.rate, {
@@ -102,7 +108,7 @@ function forest(sc: Scorecard): Html {
       scales,
     ),
   );
-  return html`<table class="forest"><thead><tr><th>Variant</th><th class="n">pass@1 (95% CI)</th><th></th><th class="n">Δ vs control (95% CI)</th><th></th><th>Verdict</th><th class="n">Cost/trial</th><th></th><th class="n">Wall p50 / p95</th></tr></thead><tbody>${rows}</tbody><tfoot><tr><td></td><td></td><td class="chart">${axisCell(
+  return html`<div class="wide"><table class="forest"><thead><tr><th>Variant</th><th class="n">pass@1 (95% CI)</th><th></th><th class="n">Δ vs control (95% CI)</th><th></th><th>Verdict</th><th class="n">Cost/trial</th><th></th><th class="n">Wall p50 / p95</th></tr></thead><tbody>${rows}</tbody><tfoot><tr><td></td><td></td><td class="chart">${axisCell(
     scales.rate,
     [0, 0.25, 0.5, 0.75, 1],
     (t) => `${Math.round(t * 100)}%`,
@@ -110,7 +116,7 @@ function forest(sc: Scorecard): Html {
     scales.delta,
     ticks(scales.delta.min, scales.delta.max, 4),
     (t) => `${t > 0 ? "+" : ""}${Math.round(t * 100)}`,
-  )}</td><td></td><td></td><td></td><td></td></tr></tfoot></table>`;
+  )}</td><td></td><td></td><td></td><td></td></tr></tfoot></table></div>`;
 }
 
 function details(sc: Scorecard): Html {
@@ -219,5 +225,15 @@ export function renderSuiteReportHtml(
       "Counted and shown, left out of every rate.",
     ),
   ];
-  return page({ title: opts.title ?? `Eval scorecard: ${scorecard.suite}`, kind: "suite", subtitle, body });
+  // A --local run had no isolation: say so above everything, in the Markdown scorecard's words.
+  const local =
+    scorecard.runner === "local"
+      ? html`<p class="badge bad" data-local="true">${LOCAL_MARK.replaceAll("**", "")}</p>`
+      : "";
+  return page({
+    title: opts.title ?? `Eval scorecard: ${scorecard.suite}`,
+    kind: "suite",
+    subtitle: html`${subtitle}${local ? html`<br>${local}` : ""}`,
+    body,
+  });
 }

@@ -148,6 +148,16 @@ describe("suite report input", () => {
     );
   });
 
+  test("a --local scorecard says it had no isolation, above everything", () => {
+    const { scorecard, trials } = generateSuite({ tasks: 1, variants: ["a"], repeats: 1 });
+    const local = renderSuiteReportHtml({ ...scorecard, runner: "local" }, trials);
+    const docker = renderSuiteReportHtml({ ...scorecard, runner: "docker" }, trials);
+    expect({ local: local.includes('data-local="true"'), docker: docker.includes("data-local") }).toEqual({
+      local: true,
+      docker: false,
+    });
+  });
+
   test("a log link that is not a path or a file/http URL is dropped", () => {
     const { scorecard, trials } = generateSuite({ tasks: 1, variants: ["a"], repeats: 1 });
     const doc = renderSuiteReportHtml(scorecard, trials, { logHref: () => "javascript:alert(1)" });
