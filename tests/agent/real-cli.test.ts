@@ -143,7 +143,12 @@ describe("real CLIs against the mock model", () => {
     // request_max_retries 2 x stream_max_retries 2: (1 + 2) x (1 + 2) attempts.
     { harness: "codex" as const, exitCode: 1, requests: Array<string>(9).fill("POST"), error: /high demand/ },
     // general.maxAttempts 3; the exit code is the HTTP status mod 256.
-    { harness: "gemini" as const, exitCode: 244, requests: Array<string>(3).fill("POST"), error: /"code":500/ },
+    {
+      harness: "gemini" as const,
+      exitCode: 244,
+      requests: Array<string>(3).fill("POST"),
+      error: /"code":500/,
+    },
   ])("$harness fails fast and reports it when the model server answers 500", async (c) => {
     using dir = tempDir(`proctor-real-500-${c.harness}`);
     await using mock = await startMockModel();
@@ -157,6 +162,12 @@ describe("real CLIs against the mock model", () => {
       requests: mock.requests.map((r) => r.method),
       failed: m.failed,
       error: c.error.test(m.error ?? ""),
-    }).toEqual({ exitCode: c.exitCode, timedOut: false, requests: c.requests, failed: true, error: true });
+    }).toEqual({
+      exitCode: c.exitCode,
+      timedOut: false,
+      requests: [...c.requests],
+      failed: true,
+      error: true,
+    });
   });
 });
