@@ -60,86 +60,62 @@ function summary(path: string) {
   };
 }
 
+/** Runs a fixture suite against a fresh mock model; what the run printed and its scorecard, in short. */
+async function fixtureRun(suite: string, flags: string[]) {
+  await using mock = await startMockModel({ script: fixtureScript() });
+  using dir = tempDir("suite-e2e");
+  const at = (f: string) => join(dir.path, f);
+  const args = [join(SUITES, suite), ...flags, "--model-url", mock.url, "--scorecard", at("sc.json")];
+  const r = await suiteCli([...args, "--report", at("report.md"), "--trials", at("trials.jsonl")], dir.path);
+  return {
+    exitCode: r.exitCode,
+    stderr: r.stderr,
+    summary: summary(at("sc.json")),
+    stdoutIsReport: r.stdout === readFileSync(at("report.md"), "utf8"),
+    trials: loadTrials(at("trials.jsonl")).length,
+    keyInLog: Object.values(KEYS).some((k) => JSON.stringify(mock.requests).includes(k)),
+  };
+}
+
+const WARNING =
+  "warning: --local runs setup, agent and check on this host WITHOUT any isolation (testing only)\n";
+
+/** The expected run: exit 0, the report on stdout, no key in the mock's log. */
+function expected(
+  runner: "local" | "docker",
+  pass1: [string, number, number][],
+  comparison: [string, number, string],
+) {
+  return {
+    exitCode: 0,
+    stderr: runner === "local" ? WARNING + WARNING : "",
+    summary: { pass1, comparisons: [comparison], errors: [], runner },
+    stdoutIsReport: true,
+    trials: pass1.reduce((n, [, t]) => n + t, 0),
+    keyInLog: false,
+  };
+}
+
+const FIXTURE: [string, number, number][] = [
+  ["control", 3, 0],
+  ["fixer", 3, 1],
+];
+const CLIS: [string, number, number][] = [
+  ["codex", 1, 1],
+  ["gemini", 1, 1],
+];
+
 describe("agent-eval suite --local with the real CLIs", () => {
-  test("the fixture suite: control 0%, fixer 100%, better; scorecard, report and trials written", async () => {
-    await using mock = await startMockModel({ script: fixtureScript() });
-    using dir = tempDir("suite-e2e");
-    const at = (f: string) => join(dir.path, f);
-    const r = await suiteCli(
-      [
-        join(SUITES, "fixture.yaml"),
-        "--local",
-        "--parallel",
-        "6",
-        "--model-url",
-        mock.url,
-        "--scorecard",
-        at("sc.json"),
-        "--report",
-        at("report.md"),
-        "--trials",
-        at("trials.jsonl"),
-      ],
-      dir.path,
+  test("the fixture suite with Claude Code: control 0%, fixer 100%, better", async () => {
+    expect(await fixtureRun("fixture.yaml", ["--local", "--parallel", "6"])).toEqual(
+      expected("local", FIXTURE, ["fixer", 1, "better"]),
     );
-    const report = readFileSync(at("report.md"), "utf8");
-    expect({
-      exitCode: r.exitCode,
-      warned: r.stderr.includes("WITHOUT any isolation"),
-      summary: summary(at("sc.json")),
-      stdoutIsReport: r.stdout === report,
-      trials: loadTrials(at("trials.jsonl")).length,
-      keyInLog: JSON.stringify(mock.requests).includes("e2e-claude-key"),
-    }).toEqual({
-      exitCode: 0,
-      warned: true,
-      summary: {
-        pass1: [
-          ["control", 3, 0],
-          ["fixer", 3, 1],
-        ],
-        comparisons: [["fixer", 1, "better"]],
-        errors: [],
-        runner: "local",
-      },
-      stdoutIsReport: true,
-      trials: 6,
-      keyInLog: false,
-    });
   });
 
   test("Codex and Gemini run the same task once each and fix it", async () => {
-    await using mock = await startMockModel({ script: fixtureScript() });
-    using dir = tempDir("suite-e2e");
-    const r = await suiteCli(
-      [
-        join(SUITES, "fixture-clis.yaml"),
-        "--local",
-        "--model-url",
-        mock.url,
-        "--scorecard",
-        join(dir.path, "sc.json"),
-      ],
-      dir.path,
+    expect(await fixtureRun("fixture-clis.yaml", ["--local"])).toEqual(
+      expected("local", CLIS, ["gemini", 0, "no_significant_difference"]),
     );
-    expect({
-      exitCode: r.exitCode,
-      stderr: r.stderr.trim().split("\n")[0],
-      summary: summary(join(dir.path, "sc.json")),
-    }).toEqual({
-      exitCode: 0,
-      stderr:
-        "warning: --local runs setup, agent and check on this host WITHOUT any isolation (testing only)",
-      summary: {
-        pass1: [
-          ["codex", 1, 1],
-          ["gemini", 1, 1],
-        ],
-        comparisons: [["gemini", 0, "no_significant_difference"]],
-        errors: [],
-        runner: "local",
-      },
-    });
   });
 });
 
@@ -150,44 +126,12 @@ const DOCKER_LIMIT_MS = 600_000;
 
 describe("agent-eval suite on the Docker runner with the real CLIs", () => {
   test(
-    "the fixture suite: control 0%, fixer 100%, better",
+    "the fixture suite with Claude Code: control 0%, fixer 100%, better",
     async () => {
       await needImages("fixture.yaml");
-      await using mock = await startMockModel({ script: fixtureScript() });
-      using dir = tempDir("suite-e2e");
-      const r = await suiteCli(
-        [
-          join(SUITES, "fixture.yaml"),
-          "--parallel",
-          "3",
-          "--model-url",
-          mock.url,
-          "--scorecard",
-          join(dir.path, "sc.json"),
-          "--trials",
-          join(dir.path, "t.jsonl"),
-        ],
-        dir.path,
+      expect(await fixtureRun("fixture.yaml", ["--parallel", "3"])).toEqual(
+        expected("docker", FIXTURE, ["fixer", 1, "better"]),
       );
-      expect({
-        exitCode: r.exitCode,
-        stderr: r.stderr,
-        summary: summary(join(dir.path, "sc.json")),
-        keyInLog: JSON.stringify(mock.requests).includes("e2e-claude-key"),
-      }).toEqual({
-        exitCode: 0,
-        stderr: "",
-        summary: {
-          pass1: [
-            ["control", 3, 0],
-            ["fixer", 3, 1],
-          ],
-          comparisons: [["fixer", 1, "better"]],
-          errors: [],
-          runner: "docker",
-        },
-        keyInLog: false,
-      });
     },
     DOCKER_LIMIT_MS,
   );
@@ -196,32 +140,9 @@ describe("agent-eval suite on the Docker runner with the real CLIs", () => {
     "Codex and Gemini once each in their images",
     async () => {
       await needImages("fixture-clis.yaml");
-      await using mock = await startMockModel({ script: fixtureScript() });
-      using dir = tempDir("suite-e2e");
-      const r = await suiteCli(
-        [
-          join(SUITES, "fixture-clis.yaml"),
-          "--model-url",
-          mock.url,
-          "--scorecard",
-          join(dir.path, "sc.json"),
-          "--trials",
-          join(dir.path, "t.jsonl"),
-        ],
-        dir.path,
+      expect(await fixtureRun("fixture-clis.yaml", [])).toEqual(
+        expected("docker", CLIS, ["gemini", 0, "no_significant_difference"]),
       );
-      expect({ exitCode: r.exitCode, summary: summary(join(dir.path, "sc.json")) }).toEqual({
-        exitCode: 0,
-        summary: {
-          pass1: [
-            ["codex", 1, 1],
-            ["gemini", 1, 1],
-          ],
-          comparisons: [["gemini", 0, "no_significant_difference"]],
-          errors: [],
-          runner: "docker",
-        },
-      });
     },
     DOCKER_LIMIT_MS,
   );
