@@ -19,7 +19,8 @@ async function floor(image: string): Promise<number> {
   const call = dockerCli();
   const t = performance.now();
   for (let i = 0; i < 3; i++) {
-    const r = await call(["run", "--rm", "--network", "none", image, "true"]);
+    // Literally the brief's floor: default options, default network.
+    const r = await call(["run", "--rm", image, "true"]);
     if (r.exitCode !== 0) throw new Error(`docker run failed: ${r.stderr}`);
   }
   return performance.now() - t;

@@ -18,3 +18,5 @@ export function testImage(): Promise<string> {
 
 /** The image build can take minutes on a cold cache: the one hook timeout the Docker tests need. */
 export const IMAGE_BUILD_MS = 900_000;
+/** Per test in tests/docker: a trial's phases take tens of seconds when the machine is busy. */
+export const DOCKER_TEST_MS = 300_000;

@@ -1,12 +1,15 @@
 // Killing a run midway (SIGINT or SIGTERM) leaves none of its containers or scratch dirs, exits
 // 130/143, and never touches another run's, even one whose id starts with the same characters.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { containersOf, makeScratchDir, removeRunResources, scratchDirsOf } from "../../lib/docker/cleanup.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN } from "../support/tools.ts";
-import { IMAGE_BUILD_MS, testImage } from "./_image.ts";
+import { DOCKER_TEST_MS, IMAGE_BUILD_MS, testImage } from "./_image.ts";
+
+// Every phase is several docker CLI calls, seconds each on a loaded 2-core machine: minutes, not 60 s.
+setDefaultTimeout(DOCKER_TEST_MS);
 
 let image = "";
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The harness images: evals/images/<harness>/image.json is checked, eval-<harness>:<version> is built
 // offline over the base (or reused by content hash), and each pinned CLI starts inside the runner's
 // hardened container as the unprivileged user with no network.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dockerCli } from "../../lib/docker/engine.ts";
@@ -9,7 +9,10 @@ import { buildBase, buildHarness, HARNESSES, imageFor, loadManifest } from "../.
 import { dockerRunner } from "../../lib/docker.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
-import { IMAGE_BUILD_MS } from "./_image.ts";
+import { DOCKER_TEST_MS, IMAGE_BUILD_MS } from "./_image.ts";
+
+// Every phase is several docker CLI calls, seconds each on a loaded 2-core machine: minutes, not 60 s.
+setDefaultTimeout(DOCKER_TEST_MS);
 
 const dirs = {
   imagesDir: join(REPO_ROOT, "evals/images"),

@@ -1,12 +1,15 @@
 // The networking proof: from the agent phase (--network none) the model answers through the bridge,
 // while every other address and port, the host's own included, is unreachable and no name resolves.
 // The same probes with `--network bridge` reach the host, which shows the probes can see an open port.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { dockerRunner, type PhaseSpec } from "../../lib/docker.ts";
 import { type MockModel, startMockModel } from "../support/mock-model.ts";
-import { IMAGE_BUILD_MS, testImage } from "./_image.ts";
+import { DOCKER_TEST_MS, IMAGE_BUILD_MS, testImage } from "./_image.ts";
+
+// Every phase is several docker CLI calls, seconds each on a loaded 2-core machine: minutes, not 60 s.
+setDefaultTimeout(DOCKER_TEST_MS);
 
 let image = "";
 let mock: MockModel;

@@ -2,14 +2,17 @@
 // original's verb sequence, only /work carried, nothing setup started survives, files written before
 // the exec, timeouts force-remove, a missing image is an infrastructure error, and secrets reach only
 // the agent exec: never the docker argv, never `docker inspect`, never setup or check.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { containersOf } from "../../lib/docker/cleanup.ts";
 import { dockerRunner, type PhaseResult, type PhaseSpec } from "../../lib/docker.ts";
 import { tempDir } from "../support/tmp.ts";
-import { IMAGE_BUILD_MS, testImage } from "./_image.ts";
+import { DOCKER_TEST_MS, IMAGE_BUILD_MS, testImage } from "./_image.ts";
+
+// Every phase is several docker CLI calls, seconds each on a loaded 2-core machine: minutes, not 60 s.
+setDefaultTimeout(DOCKER_TEST_MS);
 
 let image = "";
 beforeAll(async () => {
