@@ -1,6 +1,6 @@
 // The promotion lane end to end through the real entry (scripts/agent-eval.ts) with the stub agent:
 // the original's acceptance tests T1-T12 (reference §7.3, tests/test-eval-promotion-517.sh).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import {
   chmodSync,
@@ -25,6 +25,10 @@ import {
   type Lane,
   makeLane,
 } from "./_lane.ts";
+
+// Each case starts the real entry (and agents, in a sandbox) several times; on a loaded machine that
+// takes minutes, so these get more than the suite's 60 s default.
+setDefaultTimeout(300_000);
 
 const CANARY = "CANARY-7f3e9a1c-promotion-demo";
 const CRITERION = "The agent opens a pull request that references the new issue.";

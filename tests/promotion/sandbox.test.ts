@@ -1,7 +1,7 @@
 // The agent sandbox: the exact bwrap invocation, what gets bound for an agent's install, and end to
 // end proof that a sandboxed agent cannot see the repository or the store, still reaches a model on
 // 127.0.0.1, and can run a real CLI that lives outside its run root (read-only).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolError } from "../../lib/errors.ts";
@@ -11,6 +11,10 @@ import { startMockModel, text } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
 import { agentEval, FIX, makeLane, STUB } from "./_lane.ts";
+
+// Each case starts the real entry (and agents, in a sandbox) several times; on a loaded machine that
+// takes minutes, so these get more than the suite's 60 s default.
+setDefaultTimeout(300_000);
 
 function json(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, "utf8"));
