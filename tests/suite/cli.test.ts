@@ -3,7 +3,7 @@
 // outputs (--output json, --scorecard, --report) of a --local run with the stub-free real drivers
 // left to e2e.test.ts. Subprocess through scripts/agent-eval.ts, as a user runs it.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/proc.ts";
 import { buildScorecard, renderMarkdown } from "../../lib/scorecard.ts";
@@ -209,4 +209,41 @@ test("the default trials file is named after the suite, safely", () => {
     "__up.trials.jsonl",
     "_hidden.trials.jsonl",
   ]);
+});
+
+test("--resume with every trial finished runs nothing and prints the scorecard JSON", async () => {
+  using dir = tempDir("suite-cli");
+  const trialsFile = join(dir.path, "t.jsonl");
+  const lines = ["control", "fixer"].flatMap((variant) =>
+    [0, 1, 2].map((repeat) =>
+      JSON.stringify({
+        task: "fix-add",
+        variant,
+        repeat,
+        pass: variant === "fixer",
+        costUSD: 0,
+        turns: 1,
+        wallMs: 10,
+        tokens: 0,
+        toolErrors: 0,
+      }),
+    ),
+  );
+  writeFileSync(trialsFile, `${lines.join("\n")}\n`);
+  // PATH without the agent CLIs: any trial that ran would fail, so a pass proves none did.
+  const r = await cli([FIXTURE, "--local", "--resume", "--trials", trialsFile, "--output", "json"], {
+    PATH: "/usr/bin:/bin",
+  });
+  const sc = JSON.parse(r.stdout);
+  expect({
+    exitCode: r.exitCode,
+    stderr: r.stderr.split("\n").filter((l) => l.startsWith("resumed")),
+    pass1: sc.variants.map((v: { pass1: number }) => v.pass1),
+    verdict: sc.comparisons[0].verdict,
+  }).toEqual({
+    exitCode: 0,
+    stderr: ["resumed: 6 finished trials kept, 0 run"],
+    pass1: [0, 1],
+    verdict: "better",
+  });
 });
