@@ -2,26 +2,22 @@
 // failures opened up, every number equal to the RunResult's, a case's output shown as text (never
 // markup), and no request or console error. Also `run-eval --report` refusing a bad path up front.
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { run } from "../../lib/proc.ts";
 import { renderRunEvalReportHtml } from "../../lib/report/run-eval.ts";
+import { RunResult } from "../../lib/runner/result.ts";
 import { goFixed } from "../../lib/scorecard/markdown.ts";
 import { main } from "../../scripts/run-eval.ts";
 import { ARTIFACTS, renderedSections, shownMetrics, useReportBrowser } from "../support/browser.ts";
 import { generateRunResult } from "../support/report-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 
+const ROOT = join(import.meta.dirname, "..", "..");
 const secs = (ms: number) => `${goFixed(ms / 1000, 1)}s`;
 
-const browser = useReportBrowser();
-
-test("run-eval report: sections, numbers, isolation, output as text, no request, no error", async () => {
-  const r = generateRunResult(6);
-  const opened = await browser.open(renderRunEvalReportHtml(r));
-  const { page } = opened;
-  expect(await renderedSections(page)).toEqual(
-    ["totals", "cases", "failures"].map((id) => ({ id, visible: true })),
-  );
-  const expected = [
+function expectedMetrics(r: RunResult) {
+  return [
     { metric: "passed", value: r.counts.passed, text: String(r.counts.passed) },
     { metric: "failed", value: r.counts.failed, text: String(r.counts.failed) },
     { metric: "errors", value: r.counts.errors, text: String(r.counts.errors) },
@@ -47,7 +43,18 @@ test("run-eval report: sections, numbers, isolation, output as text, no request,
       { metric: "durationMs", task: c.name, value: c.durationMs, text: secs(c.durationMs) },
     ]),
   ];
-  expect(await shownMetrics(page)).toEqual(expected);
+}
+
+const browser = useReportBrowser();
+
+test("run-eval report: sections, numbers, isolation, output as text, no request, no error", async () => {
+  const r = generateRunResult(6);
+  const opened = await browser.open(renderRunEvalReportHtml(r));
+  const { page } = opened;
+  expect(await renderedSections(page)).toEqual(
+    ["totals", "cases", "failures"].map((id) => ({ id, visible: true })),
+  );
+  expect(await shownMetrics(page)).toEqual(expectedMetrics(r));
   const rows = await page.$$eval("[data-case]", (els) =>
     els.map((el) => ({
       name: el.getAttribute("data-case"),
@@ -66,7 +73,10 @@ test("run-eval report: sections, numbers, isolation, output as text, no request,
     await page.$$eval("[data-failure]", (els) => els.map((el) => el.getAttribute("data-failure"))),
   ).toEqual(r.cases.filter((c) => c.result !== "pass").map((c) => c.name));
   expect(await page.$$eval("script", (els) => els.length)).toBe(0);
-  expect(await page.textContent("[data-failure] pre")).toContain("<script>alert(1)</script>");
+  expect(await page.textContent("[data-failure] > pre")).toContain("<script>alert(1)</script>");
+  expect(await page.textContent("[data-failure] li")).toBe(
+    "issue <title> lints · idd-lint: want exit 0, got 1✗ title: expected an imperative verb\n  at issue.md:1",
+  );
   expect({ foreign: opened.foreign, errors: opened.errors }).toEqual({ foreign: [], errors: [] });
   await page.screenshot({ path: join(ARTIFACTS, "run-eval-light.png"), fullPage: true });
   await page.close();
@@ -80,6 +90,39 @@ test("run-eval report: an all-pass run says so in the failures section", async (
     foreign: opened.foreign,
     errors: opened.errors,
   }).toEqual({ empty: "None: every case passed.", foreign: [], errors: [] });
+  await opened.page.close();
+});
+
+test("run-eval --json --report on real cases: the page shows the run's own result", async () => {
+  using dir = tempDir("report-run-eval");
+  const file = join(dir.path, "run.html");
+  const r = await run(
+    [
+      process.execPath,
+      join(ROOT, "scripts", "run-eval.ts"),
+      "-j",
+      "2",
+      "--json",
+      "--report",
+      file,
+      join(ROOT, "evals", "cases", "issue-creator"),
+    ],
+    { cwd: ROOT },
+  );
+  expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  const result = RunResult.parse(JSON.parse(r.stdout));
+  const opened = await browser.open(readFileSync(file, "utf8"));
+  expect({
+    sections: await renderedSections(opened.page),
+    metrics: await shownMetrics(opened.page),
+    foreign: opened.foreign,
+    errors: opened.errors,
+  }).toEqual({
+    sections: ["totals", "cases", "failures"].map((id) => ({ id, visible: true })),
+    metrics: expectedMetrics(result),
+    foreign: [],
+    errors: [],
+  });
   await opened.page.close();
 });
 

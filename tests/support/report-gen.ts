@@ -87,7 +87,29 @@ export function generateRunResult(n = 6, seed = 3): RunResult {
       durationMs: Math.round(300 + rnd() * 4000),
       subjectMs: kind === "error" ? null : Math.round(100 + rnd() * 2000),
       kept: null,
-      grade: null,
+      grade:
+        kind === "fail"
+          ? {
+              version: 1,
+              name,
+              caseDir: `evals/cases/${name}`,
+              outDir: "/tmp/out",
+              passed: false,
+              counts: { passed, failed: 1 },
+              assertions: [
+                {
+                  index: 2,
+                  label: "issue <title> lints",
+                  tool: "idd-lint",
+                  ok: false,
+                  want: 0,
+                  got: 1,
+                  reason: null,
+                  output: ["✗ title: expected an imperative verb", "  at issue.md:1"],
+                },
+              ],
+            }
+          : null,
       sandbox:
         kind === "error"
           ? null
