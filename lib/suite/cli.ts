@@ -148,10 +148,17 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
   }
   const uninstall = o.local ? () => {} : installSignalCleanup(runId);
   const controller = new AbortController();
-  const stop = () => controller.abort();
+  // Locally, a first signal stops starting trials (those in flight finish and are kept for --resume);
+  // a second one exits at once, and lib/proc kills the trials' process groups on the way out.
+  const stop = (signal: NodeJS.Signals) => {
+    if (!controller.signal.aborted) {
+      process.stderr.write(`${signal}: finishing the trials in flight; again to stop now\n`);
+      controller.abort();
+    } else process.exit(signal === "SIGINT" ? 130 : 143);
+  };
   if (o.local) {
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
   }
   const jobs = suite.tasks.length * suite.variants.length * suite.repeats;
   const progress = new Progress(jobs, isInteractive(), process.stderr, `suite ${suite.name}`);
