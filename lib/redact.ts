@@ -58,15 +58,23 @@ export const DETECTORS: readonly Detector[] = [
 // Values that name a secret without being one: shell references, masks, our own markers.
 const PLACEHOLDER = /^(?:\$|\*{3}|<|\[REDACTED|x{4,}$|redacted$|null$|none$|true$|false$)/i;
 
+// One global copy per pattern, compiled once: scanning many small strings (a harvested request has
+// thousands) must not recompile every detector for each. matchAll clones it, so sharing is safe.
+const GLOBAL = new WeakMap<RegExp, RegExp>();
+function globalOf(pattern: RegExp): RegExp {
+  let re = GLOBAL.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+    GLOBAL.set(pattern, re);
+  }
+  return re;
+}
+
 /** Every credential shape in `text`, non-overlapping, in text order. */
 export function findSecrets(text: string, detectors: readonly Detector[] = DETECTORS): Finding[] {
   const all: (Finding & { rank: number })[] = [];
   detectors.forEach((d, rank) => {
-    const re = new RegExp(
-      d.pattern.source,
-      d.pattern.flags.includes("g") ? d.pattern.flags : `${d.pattern.flags}g`,
-    );
-    for (const m of text.matchAll(re)) {
+    for (const m of text.matchAll(globalOf(d.pattern))) {
       const secret = m.groups?.secret;
       let start = m.index;
       let end = m.index + m[0].length;

@@ -5,12 +5,14 @@ import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { ConfigError } from "../../lib/errors.ts";
 import { readLines } from "../../lib/pairs/lines.ts";
 import {
   keyId,
   loadPairKey,
-  type Pair,
+  Pair,
+  pairDecoder,
   pairJsonSchema,
   parsePairKey,
   readPairs,
@@ -205,4 +207,58 @@ test("readLines: CRLF, no final newline, lines longer than the 1 MiB chunk, offs
     { n: 3, offset: 4, length: 3 << 20, text: `${3 << 20}` },
     { n: 4, offset: 5 + (3 << 20), length: 4, text: "last" },
   ]);
+});
+
+test("the decoder accepts exactly the rows the Pair schema accepts (mutated rows, by property)", () => {
+  const base = somePairs(1)[0] as Pair;
+  const decode = pairDecoder([]);
+  const paths = [
+    "id",
+    "time",
+    "experiment",
+    "ring",
+    "session_id",
+    "protocol",
+    "request",
+    "control",
+    "control.target",
+    "control.target.model",
+    "control.status",
+    "control.latency_ms",
+    "control.error",
+    "candidate.input_tokens",
+    "candidate.target.variant",
+    "cost_usd_estimate",
+    "version",
+  ];
+  const values = [undefined, null, "", "x", 1, 1.5, -1, true, [], {}, "anthropic", "smtp"];
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.constantFrom(...paths), fc.constantFrom(...values)), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+      (edits) => {
+        const row = structuredClone(base) as unknown as Record<string, unknown>;
+        for (const [path, value] of edits) {
+          const keys = path.split(".");
+          let at: Record<string, unknown> = row;
+          for (const k of keys.slice(0, -1)) {
+            if (typeof at[k] !== "object" || at[k] === null) at[k] = {};
+            at = at[k] as Record<string, unknown>;
+          }
+          at[keys.at(-1) as string] = value;
+        }
+        const text = JSON.stringify(row);
+        let ok = true;
+        try {
+          decode(text);
+        } catch {
+          ok = false;
+        }
+        expect(ok).toEqual(Pair.safeParse(JSON.parse(text)).success);
+      },
+    ),
+    { numRuns: 2000, seed: 5 },
+  );
 });
