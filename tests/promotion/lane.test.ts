@@ -240,6 +240,46 @@ describe("T4 lock", () => {
   });
 });
 
+describe("malformed store files are 3 with one line naming file and field", () => {
+  test.each([
+    [
+      "task.json",
+      "tasks/demo/task.json",
+      (t: string) => t.replace('"min_runs": 2', '"min_runs": 0'),
+      "expected >= 1 at min_runs, got 0",
+    ],
+    [
+      "rubric",
+      "rubrics/demo.json",
+      (t: string) => t.replace("CANARY-7f3e9a1c-promotion-demo", "short"),
+      "expected at least 16 characters at canary",
+    ],
+    ["rubric JSON", "rubrics/demo.json", (t: string) => t.slice(0, 20), "Cannot parse rubric"],
+  ])("%s", async (_name, rel, edit, words) => {
+    using dir = tempDir("promo-bad");
+    const lane = makeLane(dir.path);
+    const path = join(lane.store, rel);
+    writeFileSync(path, edit(readFileSync(path, "utf8")));
+    const r = await agentEval(runArgs(lane), lane.repo);
+    expect([r.code, r.out.exit]).toEqual([3, 3]);
+    expect(String(r.out.error)).toContain(words);
+    expect(String(r.out.error)).toContain(path);
+    oneObject(r);
+  });
+  test("lock.json", async () => {
+    using dir = tempDir("promo-bad");
+    const lane = makeLane(dir.path);
+    const lock = join(lane.repo, "evals", "promotion", "lock.json");
+    writeFileSync(lock, '{"tasks": [], "version": 1}\n');
+    commitAll(lane.repo, "break the lock");
+    const r = await agentEval(runArgs(lane), lane.repo);
+    expect({ code: r.code, out: r.out }).toEqual({
+      code: 3,
+      out: { error: `Cannot load lock "${lock}": expected an object at tasks, got []`, exit: 3 },
+    });
+  });
+});
+
 describe("T5 clean tree", () => {
   test("an untracked file is 4", async () => {
     using dir = tempDir("promo-t5");
