@@ -25,7 +25,7 @@ export function parseFile<T extends z.ZodType>(path: string, kind: string, schem
   }
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  throw new ConfigError(`Cannot load ${kind} "${path}": ${describeIssue(result.error.issues, data)}`);
+  throw new ConfigError(`Cannot load ${kind} "${path}": ${describeIssue(result.error.issues, data, kind)}`);
 }
 
 /** Python's words for a JSON syntax error (the same under every runtime), else the runtime's. */
@@ -69,7 +69,7 @@ const KINDS: Record<string, string> = {
 };
 
 /** One line for the first issue (unknown fields first): `<expectation> at <field>, got <value>`. */
-function describeIssue(issues: z.core.$ZodIssue[], data: unknown): string {
+function describeIssue(issues: z.core.$ZodIssue[], data: unknown, kind: string): string {
   const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
   const field = fieldName(issue.path);
   const got = shown(valueAt(data, issue.path));
@@ -94,7 +94,7 @@ function describeIssue(issues: z.core.$ZodIssue[], data: unknown): string {
         return `expected one of ${CASE_TOOLS.join(", ")} at ${field}, got ${got}`;
       return `expected a grade assertion at ${field}, got ${got}`;
     case "invalid_key":
-      return `expected a task id as key at ${fieldName(issue.path.slice(0, -1))}, got ${JSON.stringify(issue.path.at(-1))}`;
+      return `expected ${kind === "sealed key" ? "a blind id (8 hex digits)" : "a task id"} as key at ${fieldName(issue.path.slice(0, -1))}, got ${JSON.stringify(issue.path.at(-1))}`;
     default:
       return `expected ${issue.message} at ${field}, got ${got}`;
   }

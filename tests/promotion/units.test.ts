@@ -170,7 +170,7 @@ describe("run formats: malformed files are one ConfigError line", () => {
       "sealed key",
       loadSealedKey,
       '{"zz": {}}',
-      'Cannot load sealed key "F": expected a task id as key at top level, got "zz"',
+      'Cannot load sealed key "F": expected a blind id (8 hex digits) as key at top level, got "zz"',
     ],
     [
       "scores",
