@@ -176,22 +176,19 @@ describe("agent-eval report", () => {
     },
   ];
   for (const c of refusals)
-    test(`${c.name}: exit ${c.code}, one line`, async () => {
+    test(`${c.name}: exit ${c.code}, one JSON object, one line`, async () => {
       using dir = tempDir("report-cli");
       c.setup?.(dir.path);
       const r = await report(c.args(dir.path));
       const lines = r.stderr.trim().split("\n");
+      const out = JSON.parse(r.stdout) as { error: string; exit: number };
       expect({
         code: r.code,
-        stdout: r.stdout,
+        exit: out.exit,
+        stdoutNames: out.error.startsWith(c.error(dir.path)),
         lines: lines.length,
-        starts: lines[0]?.includes(c.error(dir.path)),
-      }).toEqual({
-        code: c.code,
-        stdout: "",
-        lines: 1,
-        starts: true,
-      });
+        stderrNames: lines[0]?.includes(c.error(dir.path)),
+      }).toEqual({ code: c.code, exit: c.code, stdoutNames: true, lines: 1, stderrNames: true });
     });
 });
 
