@@ -13,13 +13,13 @@ import { checkReportPath, writeReport } from "../../lib/report.ts";
 export const report = defineCommand({
   meta: { name: "report", description: "render a promotion run as one self-contained HTML file" },
   args: {
-    runDir: { type: "positional", required: false, description: "the run directory (<store>/runs/<run-id>)" },
+    run_dir: { type: "positional", required: false, description: "the run directory (<store>/runs/<run-id>)" },
     out: { type: "string", description: "where to write the report (default: RUN_DIR/report.html)" },
   },
   run({ args }) {
     try {
-      if (!args.runDir) throw new UsageError("missing RUN_DIR: agent-eval report RUN_DIR [--out FILE.html]");
-      const run = loadPromotionRun(args.runDir);
+      if (!args.run_dir) throw new UsageError("missing RUN_DIR: agent-eval report RUN_DIR [--out FILE.html]");
+      const run = loadPromotionRun(args.run_dir);
       const out = resolve(args.out ?? `${run.runDir}/report.html`);
       checkReportPath(out, "--out");
       writeReport(out, renderPromotionReportHtml(run));
