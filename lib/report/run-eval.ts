@@ -82,7 +82,9 @@ export function renderRunEvalReportHtml(r: RunResult, opts: { title?: string } =
     r.exitCode,
     String(r.exitCode),
   )}</div>exit code</div><div class="card"><div class="big">${num({ metric: "durationMs" }, r.durationMs, secs(r.durationMs))}</div>wall time</div></div>`;
-  const subtitle = html`${r.ok ? "All cases passed" : "Cases failed"} · ${int(n)} case${n === 1 ? "" : "s"} · sandbox <code>${r.mechanism}</code> · -j ${r.jobs}`;
+  const subtitle = html`${r.ok ? "All cases passed" : "Cases failed"} · ${num({ metric: "cases" }, n, int(n))} case${
+    n === 1 ? "" : "s"
+  } · sandbox <code>${r.mechanism}</code> · -j ${num({ metric: "jobs" }, r.jobs, String(r.jobs))}`;
   const body = [
     section("totals", "Totals", totals),
     section(

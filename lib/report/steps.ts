@@ -107,7 +107,7 @@ export function renderStepsReportHtml(scorecard: StepScorecard): string {
     { metric: "sessions" },
     sc.sessions,
     int(sc.sessions),
-  )} sessions · ${num({ metric: "errors" }, sc.errors, int(sc.errors))} errors · bootstrap seed ${sc.seed}`;
+  )} sessions · ${num({ metric: "errors" }, sc.errors, int(sc.errors))} errors · bootstrap seed ${num({ metric: "seed" }, sc.seed, String(sc.seed))}`;
   const body = [
     section(
       "rows",

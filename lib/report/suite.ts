@@ -201,9 +201,15 @@ export function renderSuiteReportHtml(
   if (stray) throw new ConfigError(`Cannot render report: trial for unknown variant "${stray.variant}"`);
   const total = trials.length;
   const infraCount = trials.filter((t) => t.infra !== undefined).length;
-  const subtitle = html`Control <code>${scorecard.control}</code> · ${scorecard.variants.length} variants · ${int(total)} trials${
-    infraCount > 0 ? ` (${infraCount} infrastructure failures, not scored)` : ""
-  }${scorecard.seed !== undefined ? ` · bootstrap seed ${scorecard.seed}` : ""}`;
+  const subtitle = html`Control <code>${scorecard.control}</code> · ${num(
+    { metric: "variants" },
+    scorecard.variants.length,
+    int(scorecard.variants.length),
+  )} variants · ${num({ metric: "trialsTotal" }, total, int(total))} trials${
+    infraCount > 0
+      ? html` (${num({ metric: "infraTotal" }, infraCount, int(infraCount))} infrastructure failures, not scored)`
+      : ""
+  }${scorecard.seed !== undefined ? html` · bootstrap seed ${num({ metric: "seed" }, scorecard.seed, String(scorecard.seed))}` : ""}`;
   const body = [
     section(
       "forest",

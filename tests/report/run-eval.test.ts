@@ -18,6 +18,8 @@ const secs = (ms: number) => `${goFixed(ms / 1000, 1)}s`;
 
 function expectedMetrics(r: RunResult) {
   return [
+    { metric: "cases", value: r.cases.length, text: String(r.cases.length) },
+    { metric: "jobs", value: r.jobs, text: String(r.jobs) },
     { metric: "passed", value: r.counts.passed, text: String(r.counts.passed) },
     { metric: "failed", value: r.counts.failed, text: String(r.counts.failed) },
     { metric: "errors", value: r.counts.errors, text: String(r.counts.errors) },

@@ -17,6 +17,7 @@ function expectedMetrics(sc: StepScorecard, failing: Map<string, number>) {
     { metric: "cases", value: sc.cases, text: String(sc.cases) },
     { metric: "sessions", value: sc.sessions, text: String(sc.sessions) },
     { metric: "errors", value: sc.errors, text: String(sc.errors) },
+    { metric: "seed", value: sc.seed, text: String(sc.seed) },
   ];
   for (const row of ROWS) {
     const r = sc[row];

@@ -43,7 +43,12 @@ const VARIANT_FIELDS = {
 } as const;
 
 function expectedMetrics(sc: Scorecard, trials: readonly Trial[]) {
-  const out: { metric: string; variant: string; task?: string; value: number; text: string }[] = [];
+  const out: { metric: string; variant?: string; task?: string; value: number; text: string }[] = [];
+  const infra = trials.filter((t) => t.infra !== undefined).length;
+  out.push({ metric: "variants", value: sc.variants.length, text: String(sc.variants.length) });
+  out.push({ metric: "trialsTotal", value: trials.length, text: int(trials.length) });
+  if (infra > 0) out.push({ metric: "infraTotal", value: infra, text: String(infra) });
+  if (sc.seed !== undefined) out.push({ metric: "seed", value: sc.seed, text: String(sc.seed) });
   for (const v of sc.variants)
     for (const [metric, fmt] of Object.entries(VARIANT_FIELDS)) {
       const value = v[metric];
@@ -68,7 +73,7 @@ function expectedMetrics(sc: Scorecard, trials: readonly Trial[]) {
     const passes = scored.filter((t) => t.pass).length;
     out.push({ metric: "taskPasses", variant, task, value: passes, text: `${passes}/${scored.length}` });
   }
-  const order = (m: { metric: string; variant: string; task?: string }) =>
+  const order = (m: { metric: string; variant?: string; task?: string }) =>
     `${m.metric}|${m.variant}|${m.task ?? ""}`;
   return out.sort((a, b) => (order(a) < order(b) ? -1 : 1));
 }
