@@ -286,7 +286,10 @@ function rereadPair(path: string, keys: readonly PairKey[], m: Meta) {
     );
   }
   try {
-    return pairDecoder(keys)(readLineAt(fd, m.offset, m.length)).pair;
+    const pair = pairDecoder(keys)(readLineAt(fd, m.offset, m.length)).pair;
+    // The store was rewritten between the two passes (a prune, not an append): never mix two stores.
+    if (pair.id !== m.id) throw new Error(`the store changed while harvesting (expected pair "${m.id}")`);
+    return pair;
   } catch (error) {
     throw rowError(path, m.line, error);
   } finally {
