@@ -3,7 +3,8 @@
 //          bytecode (what --bytecode buys), grade's Node and Deno bundles and /bin/true (the floor),
 //          interleaved round after round so machine load hits them alike; medians.
 //   size:  each archive's download (.tar.gz as shipped, and .tar.xz for comparison) and unpacked
-//          size, against the budget: at most 60 MB to download and 150 MB on disk per platform.
+//          size, against the budget: at most 60 MB to download and 150 MB on disk per platform
+//          (xz at its default preset -6: -9 takes minutes per archive on a loaded machine).
 // Every target is built into a temp folder (BENCH_DIST_TARGETS=host limits it to this machine's).
 // Runs alone: `npx bun tests/bench/dist.ts`.
 import { spawnSync } from "node:child_process";
@@ -50,7 +51,7 @@ function startTimes(cmds: Record<string, string[]>): Map<string, number> {
 }
 
 function xzBytes(tar: Buffer): number | undefined {
-  const r = spawnSync("xz", ["-9", "-T0", "-c"], { input: tar, maxBuffer: 512 * MB });
+  const r = spawnSync("xz", ["-6", "-T0", "-c"], { input: tar, maxBuffer: 512 * MB });
   return r.status === 0 ? r.stdout.length : undefined;
 }
 
@@ -59,8 +60,13 @@ export async function bench(): Promise<BenchRow[]> {
   using dir = tempDir("proctor-bench-dist");
   const release = join(dir.path, "release");
   const plain = join(dir.path, "no-bytecode");
+  const t0 = performance.now();
+  const say = (what: string) =>
+    process.stderr.write(`dist bench: ${what} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
   build(release, [process.env.BENCH_DIST_TARGETS === "host" ? "--archives" : "--all", "--bundles"]);
+  say("release build done");
   build(plain, ["--no-bytecode"]);
+  say("no-bytecode build done");
   const host = `proctor-${process.platform}-${process.arch}`;
   const grade = join(release, "js", "grade.js");
   const times = startTimes({
@@ -70,6 +76,7 @@ export async function bench(): Promise<BenchRow[]> {
     "node dist/js/grade.js --version": [BIN.node, grade, "--version"],
     "deno run dist/js/grade.js --version": [BIN.deno, "run", "-A", "--quiet", grade, "--version"],
   });
+  say("start times measured");
   const base = "proctor --version (bytecode, as released)";
   const rows: BenchRow[] = [...times].map(([name, ms]) => ({
     bench: "dist-start",
