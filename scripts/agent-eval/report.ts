@@ -13,7 +13,11 @@ import { checkReportPath, writeReport } from "../../lib/report.ts";
 export const report = defineCommand({
   meta: { name: "report", description: "render a promotion run as one self-contained HTML file" },
   args: {
-    run_dir: { type: "positional", required: false, description: "the run directory (<store>/runs/<run-id>)" },
+    run_dir: {
+      type: "positional",
+      required: false,
+      description: "the run directory (<store>/runs/<run-id>)",
+    },
     out: { type: "string", description: "where to write the report (default: RUN_DIR/report.html)" },
   },
   run({ args }) {

@@ -6,7 +6,7 @@ import { loadPromotionRun, renderPromotionReportHtml } from "../../lib/report/pr
 import { renderRunEvalReportHtml } from "../../lib/report/run-eval.ts";
 import { renderStepsReportHtml } from "../../lib/report/steps.ts";
 import { renderSuiteReportHtml } from "../../lib/report/suite.ts";
-import type { Scorecard } from "../../lib/scorecard.ts";
+import { type Scorecard, VariantScore } from "../../lib/scorecard.ts";
 import { bodyBackground, renderedSections, useReportBrowser } from "../support/browser.ts";
 import { generateRunResult, generateSteps, generateSuite, writePromotionRun } from "../support/report-gen.ts";
 import { tempDir } from "../support/tmp.ts";
@@ -14,19 +14,8 @@ import { tempDir } from "../support/tmp.ts";
 /** The original halo eval's scorecard: only its own fields, trials null. */
 function originalScorecard(): Scorecard {
   const { scorecard } = generateSuite({ tasks: 3, variants: ["control", "b"], repeats: 2, infraRate: 0 });
-  const keep = [
-    "name",
-    "trials",
-    "pass1",
-    "pass1CILo",
-    "pass1CIHi",
-    "costPerTaskUSD",
-    "wallP50Ms",
-    "wallP95Ms",
-    "tokens",
-    "toolErrors",
-    "errors",
-  ];
+  // The original's own fields are the first eleven of VariantScore (ours follow them).
+  const keep = Object.keys(VariantScore.shape).slice(0, 11);
   return {
     suite: scorecard.suite,
     control: scorecard.control,
