@@ -263,6 +263,7 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
   };
   if (o.dryRun) return { ...result, written: [] };
   const detectors = [...STRICT_DETECTORS, ...patterns];
+  const leakCheck = [...detectors, ...(o.leakDetectors ?? [])];
   const written = writeCases(o.out as string, cases, (c) => {
     const m = byId.get(c.view.pairId) as Meta;
     const pair = rereadPair(o.pairs, keys, m);
@@ -270,7 +271,7 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
       detectors,
       keepFields: o.keepFields ?? [],
     });
-    assertClean(built.scanned, [...detectors, ...(o.leakDetectors ?? [])], `case "${built.case.id}"`);
+    assertClean(built.scanned, leakCheck, `case "${built.case.id}"`);
     return built.case;
   });
   return { ...result, written };
