@@ -99,7 +99,8 @@ test("jobs nest task x variant x repeat; the default image is eval-<harness>:<ve
 
 test("results come back in job order when later jobs finish first (--parallel 3)", async () => {
   using dir = tempDir("suite-run");
-  // The first job's agent waits for the last job's agent to have finished: finishing order is reversed.
+  // The first job's agent waits until the last job has FINISHED (its onFinish wrote the flag), so the
+  // finishing order is reversed whatever the machine's load.
   const flag = join(dir.path, "last-done");
   const slowFirst: Driver = {
     ...stubDriver(),
@@ -110,7 +111,7 @@ test("results come back in job order when later jobs finish first (--parallel 3)
         "-c",
         input.model === "first"
           ? `while [ ! -f '${flag}' ]; do sleep 0.05; done; echo '{"type":"result","total_cost_usd":0,"num_turns":1}'`
-          : `touch '${flag}'; echo '{"type":"result","total_cost_usd":0,"num_turns":1}'`,
+          : `echo '{"type":"result","total_cost_usd":0,"num_turns":1}'`,
       ],
     }),
   };
@@ -124,7 +125,10 @@ test("results come back in job order when later jobs finish first (--parallel 3)
     options({
       drivers: { claude: slowFirst },
       parallel: 3,
-      onFinish: (_j, t) => finished.push(t.variant),
+      onFinish: (_j, t) => {
+        finished.push(t.variant);
+        if (t.variant === "b") writeFileSync(flag, "");
+      },
     }),
   );
   expect({ finished, order: trials.map((t) => t.variant) }).toEqual({
