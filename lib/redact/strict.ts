@@ -60,9 +60,47 @@ export function findHighEntropy(text: string): Finding[] {
   return out;
 }
 
+// Harvested cases of one session repeat its conversation: case d holds every item of cases 0..d-1.
+// Findings are a pure function of (detectors, rule, text), so they are remembered per detector table,
+// up to a bound on the text held, and the table's entry is dropped with the table.
+const MEMO_CHARS = 32 * 1024 * 1024;
+const memos = new WeakMap<readonly Detector[], { size: number; map: Map<string, Finding[]> }>();
+
 /** Every strict finding in `text`, non-overlapping, in order; `entropyRule: false` for exempt strings. */
 export function findStrict(text: string, detectors: readonly Detector[], entropyRule: boolean): Finding[] {
-  const named = findSecrets(text, detectors);
+  if (text.length < 32) return scanStrict(text, detectors, entropyRule);
+  let memo = memos.get(detectors);
+  if (!memo) {
+    memo = { size: 0, map: new Map() };
+    memos.set(detectors, memo);
+  }
+  const key = `${entropyRule ? 1 : 0}${text}`;
+  const hit = memo.map.get(key);
+  if (hit) return hit;
+  const found = scanStrict(text, detectors, entropyRule);
+  if (memo.size + text.length > MEMO_CHARS) {
+    memo.map.clear();
+    memo.size = 0;
+  }
+  memo.map.set(key, found);
+  memo.size += text.length;
+  return found;
+}
+
+// Every built-in detector needs one of these literals to match (the property tests plant every
+// shape): a string without any of them skips the built-in table; user patterns always run.
+const PREFILTER =
+  /-----BEGIN|gh[pousr]_|github_pat_|sk-|xox[baprs]-|AKIA|ASIA|eyJ|authorization|bearer|basic|password|passwd|passphrase|token|secret|api_?key|access_key|private_key|credential|AIza|_live_|_test_|glpat-|npm_|hf_|:\/\/|@/i;
+const BUILT_IN: ReadonlySet<Detector> = new Set(STRICT_DETECTORS);
+const userOnly = new WeakMap<readonly Detector[], readonly Detector[]>();
+
+function scanStrict(text: string, detectors: readonly Detector[], entropyRule: boolean): Finding[] {
+  let table = detectors;
+  if (!PREFILTER.test(text)) {
+    table = userOnly.get(detectors) ?? detectors.filter((d) => !BUILT_IN.has(d));
+    userOnly.set(detectors, table);
+  }
+  const named = table.length > 0 ? findSecrets(text, table) : [];
   if (!entropyRule) return named;
   const all = [...named, ...findHighEntropy(text)].sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Finding[] = [];
