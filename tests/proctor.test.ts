@@ -61,7 +61,8 @@ describe("proctor dispatches", () => {
       expected: {
         exitCode: 2,
         stdout: "",
-        stderr: '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade, run-eval, agent-eval, eval-steps, eval-mcp\n',
+        stderr:
+          '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade, run-eval, agent-eval, eval-steps, eval-mcp\n',
       },
     },
   ];
