@@ -14,7 +14,7 @@ export const judge = defineCommand({
     pairs: { type: "string", required: true, description: "the pair store (JSONL)" },
     "pair-key-file": {
       type: "string",
-      description: "key file for sealed rows (comma-separated for several)",
+      description: "key file for sealed rows; repeat (or comma-separate) for retired keys",
     },
     experiment: { type: "string", required: true, description: "the experiment to grade" },
     history: { type: "string", required: true, description: "the history file to append to (JSONL)" },
@@ -40,7 +40,11 @@ export const judge = defineCommand({
     const sample = args.sample === "0" ? 0 : positiveInt("--sample", args.sample, 50);
     const r = await judgePairs({
       pairs: args.pairs,
-      pairKeyFiles: (args["pair-key-file"] ?? "").split(",").filter(Boolean),
+      // citty collects a repeated flag into an array; a comma list is accepted too.
+      pairKeyFiles: [args["pair-key-file"] ?? []]
+        .flat()
+        .flatMap((v) => String(v).split(","))
+        .filter(Boolean),
       experiment: args.experiment,
       history: args.history,
       rubric: args.rubric,
