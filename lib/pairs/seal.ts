@@ -82,7 +82,9 @@ export function unseal(enc: string, id: string, kid: string, ring: Map<string, P
       const decipher = createDecipheriv("aes-256-gcm", key, nonce);
       decipher.setAAD(Buffer.from(id, "utf8"));
       decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
+      const head = decipher.update(body);
+      const tail = decipher.final(); // empty for GCM: no second copy of the plaintext
+      return (tail.length === 0 ? head : Buffer.concat([head, tail])).toString("utf8");
     } catch {
       // a retired key with a colliding kid: try the next one
     }

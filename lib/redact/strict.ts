@@ -60,30 +60,38 @@ export function findHighEntropy(text: string): Finding[] {
   return out;
 }
 
-// Harvested cases of one session repeat its conversation: case d holds every item of cases 0..d-1.
-// Findings are a pure function of (detectors, rule, text), so they are remembered per detector table,
-// up to a bound on the text held, and the table's entry is dropped with the table.
+// Harvested cases of one session repeat its conversation: case d holds every item of cases 0..d-1,
+// and every object key ("role", "type", "content") recurs in every case. Findings are a pure function
+// of (detectors, rule, text), so they are remembered per detector table and rule, keyed by the text
+// itself (no concatenated key to copy and hash), up to a bound on the text held; the table's entry is
+// dropped with the table.
 const MEMO_CHARS = 32 * 1024 * 1024;
-const memos = new WeakMap<readonly Detector[], { size: number; map: Map<string, Finding[]> }>();
+interface Memo {
+  size: number;
+  on: Map<string, Finding[]>;
+  off: Map<string, Finding[]>;
+}
+const memos = new WeakMap<readonly Detector[], Memo>();
 
 /** Every strict finding in `text`, non-overlapping, in order; `entropyRule: false` for exempt strings. */
 export function findStrict(text: string, detectors: readonly Detector[], entropyRule: boolean): Finding[] {
-  if (text.length < 32) return scanStrict(text, detectors, entropyRule);
   let memo = memos.get(detectors);
   if (!memo) {
-    memo = { size: 0, map: new Map() };
+    memo = { size: 0, on: new Map(), off: new Map() };
     memos.set(detectors, memo);
   }
-  const key = `${entropyRule ? 1 : 0}${text}`;
-  const hit = memo.map.get(key);
+  const map = entropyRule ? memo.on : memo.off;
+  const hit = map.get(text);
   if (hit) return hit;
   const found = scanStrict(text, detectors, entropyRule);
-  if (memo.size + text.length > MEMO_CHARS) {
-    memo.map.clear();
+  const cost = text.length + 64;
+  if (memo.size + cost > MEMO_CHARS) {
+    memo.on.clear();
+    memo.off.clear();
     memo.size = 0;
   }
-  memo.map.set(key, found);
-  memo.size += text.length;
+  map.set(text, found);
+  memo.size += cost;
   return found;
 }
 

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { ConfigError, UpstreamError, UsageError } from "../errors.ts";
 import { readLineAt } from "../pairs/lines.ts";
 import { loadPairKey, type PairKey, pairDecoder, readPairs, rowError, wireProtocol } from "../pairs.ts";
-import { assertClean } from "../redact/request.ts";
+import { assertCleanFast } from "../redact/clean.ts";
 import { patternDetectors, REDACTION_RULES_VERSION, STRICT_DETECTORS } from "../redact/strict.ts";
 import type { Detector } from "../redact.ts";
 import { armAction, type RawCall } from "./action.ts";
@@ -264,38 +264,51 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
   if (o.dryRun) return { ...result, written: [] };
   const detectors = [...STRICT_DETECTORS, ...patterns];
   const leakCheck = [...detectors, ...(o.leakDetectors ?? [])];
-  const written = writeCases(o.out as string, cases, (c) => {
-    const m = byId.get(c.view.pairId) as Meta;
-    const pair = rereadPair(o.pairs, keys, m);
-    const built = buildCase(c, pair.request, m.protocol, caseId(m.id), provenanceOf(c), {
-      detectors,
-      keepFields: o.keepFields ?? [],
+  const reread = rereader(o.pairs, keys);
+  try {
+    const written = writeCases(o.out as string, cases, (c) => {
+      const m = byId.get(c.view.pairId) as Meta;
+      const pair = reread(m);
+      const built = buildCase(c, pair.request, m.protocol, caseId(m.id), provenanceOf(c), {
+        detectors,
+        keepFields: o.keepFields ?? [],
+      });
+      assertCleanFast(built.scanned, leakCheck, `case "${built.case.id}"`);
+      return built.case;
     });
-    assertClean(built.scanned, leakCheck, `case "${built.case.id}"`);
-    return built.case;
-  });
-  return { ...result, written };
+    return { ...result, written };
+  } finally {
+    reread.close();
+  }
 }
 
-function rereadPair(path: string, keys: readonly PairKey[], m: Meta) {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    throw new ConfigError(
-      `Cannot read pair store "${path}": ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-    );
-  }
-  try {
-    const pair = pairDecoder(keys)(readLineAt(fd, m.offset, m.length)).pair;
-    // The store was rewritten between the two passes (a prune, not an append): never mix two stores.
-    if (pair.id !== m.id) throw new Error(`the store changed while harvesting (expected pair "${m.id}")`);
-    return pair;
-  } catch (error) {
-    throw rowError(path, m.line, error);
-  } finally {
-    closeSync(fd);
-  }
+/** Re-reads selected rows by offset through one descriptor and one decoder (opened on first use). */
+function rereader(path: string, keys: readonly PairKey[]) {
+  const decode = pairDecoder(keys);
+  let fd: number | undefined;
+  const read = (m: Meta) => {
+    if (fd === undefined)
+      try {
+        fd = openSync(path, "r");
+      } catch (error) {
+        throw new ConfigError(
+          `Cannot read pair store "${path}": ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+        );
+      }
+    try {
+      const pair = decode(readLineAt(fd, m.offset, m.length)).pair;
+      // The store was rewritten between the two passes (a prune, not an append): never mix two stores.
+      if (pair.id !== m.id) throw new Error(`the store changed while harvesting (expected pair "${m.id}")`);
+      return pair;
+    } catch (error) {
+      throw rowError(path, m.line, error);
+    }
+  };
+  return Object.assign(read, {
+    close: () => {
+      if (fd !== undefined) closeSync(fd);
+    },
+  });
 }
 
 /** Builds every case into a private staging directory, then moves them all into `out`; else nothing. */
