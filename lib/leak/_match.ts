@@ -82,10 +82,15 @@ function foldWindow(
 
 interface KeyShape {
   lengths: number[];
+  minLen: number;
   maxLen: number;
+  /** Ring size: the power of two at or above maxLen. */
+  ring: number;
   lastWords: Set<number>;
   /** Low 16 bits of each last word's first hash: most words are rejected by one byte read. */
   lastFilter: Uint8Array;
+  /** The same for every word of every key: a word it rejects cannot be in any key, so it breaks every window. */
+  wordFilter: Uint8Array;
   table: Map<number, readonly string[]>;
 }
 
@@ -98,11 +103,13 @@ function keyShape(keys: ReadonlyMap<string, readonly string[]>): KeyShape {
   const lengths = new Set<number>();
   const lastWords = new Set<number>();
   const lastFilter = new Uint8Array(65536);
+  const wordFilter = new Uint8Array(65536);
   const table = new Map<number, string[]>();
   for (const [k, values] of keys) {
     const parts = k.split(" ");
     lengths.add(parts.length);
     const hashes = parts.map(wordHash);
+    for (const [a] of hashes) wordFilter[a & 0xffff] = 1;
     const [la, lb] = hashes[hashes.length - 1] ?? [0, 0];
     lastWords.add(key53(la, lb));
     lastFilter[la & 0xffff] = 1;
@@ -118,16 +125,26 @@ function keyShape(keys: ReadonlyMap<string, readonly string[]>): KeyShape {
     table.set(h, list);
   }
   const sorted = [...lengths].sort((a, b) => a - b);
-  const shape = { lengths: sorted, maxLen: sorted.at(-1) ?? 0, lastWords, lastFilter, table };
+  const maxLen = sorted.at(-1) ?? 0;
+  let ring = 1;
+  while (ring < maxLen) ring *= 2;
+  const minLen = sorted[0] ?? 0;
+  const shape = { lengths: sorted, minLen, maxLen, ring, lastWords, lastFilter, wordFilter, table };
   shapes.set(keys, shape);
   return shape;
 }
 
-/** ASCII byte -> its lowercase word character, or 0 for a separator. */
-const WORD_BYTE = new Uint8Array(128);
+/**
+ * Byte -> its lowercase word character (a-z, 0-9), SPECIAL for the two lead bytes that may start a
+ * character lowercasing into ASCII (U+212A, U+0130), or 0 for a separator (every other byte).
+ */
+const SPECIAL = 1;
+const WORD_BYTE = new Uint8Array(256);
 for (let c = 48; c <= 57; c++) WORD_BYTE[c] = c;
 for (let c = 97; c <= 122; c++) WORD_BYTE[c] = c;
 for (let c = 65; c <= 90; c++) WORD_BYTE[c] = c + 32;
+WORD_BYTE[0xe2] = SPECIAL;
+WORD_BYTE[0xc4] = SPECIAL;
 
 /** Length of the UTF-8 sequence a lead byte starts (1 for ASCII and stray bytes). */
 function seqLen(lead: number): number {
@@ -163,8 +180,10 @@ export class WordWindowSearch {
   private readonly shape: KeyShape;
   private readonly wa: Int32Array;
   private readonly wb: Int32Array;
-  /** Words seen so far (the ring holds the last maxLen of them). */
+  /** Key words seen so far (the ring holds the last of them), wrapping at 2^32. */
   private count = 0;
+  /** How many of the last words passed the word filter in a row: no longer key can end here. */
+  private run = 0;
   private inWord = false;
   private a = H1;
   private b = H2;
@@ -173,8 +192,8 @@ export class WordWindowSearch {
 
   constructor(keys: ReadonlyMap<string, readonly string[]>) {
     this.shape = keyShape(keys);
-    this.wa = new Int32Array(Math.max(1, this.shape.maxLen));
-    this.wb = new Int32Array(Math.max(1, this.shape.maxLen));
+    this.wa = new Int32Array(this.shape.ring);
+    this.wb = new Int32Array(this.shape.ring);
   }
 
   get active(): boolean {
@@ -224,77 +243,100 @@ export class WordWindowSearch {
   }
 
   private scan(buf: Uint8Array, from: number, to: number): void {
-    // Hot loop: locals only; a word's end writes its hashes into the ring and calls check() only
-    // when the 16-bit filter says it may be the last word of a key.
-    const { maxLen, lastFilter } = this.shape;
+    // Hot loop: locals only, one table read per byte. A word that the word filter rejects breaks
+    // every window (run = 0) and is not even stored; the rest go into the ring, and check() runs
+    // only when `run` key words in a row end in a possible last word. The input is valid UTF-8 (push
+    // checked it), so a SPECIAL lead byte's continuation bytes are inside [from, to).
+    const { minLen, lastFilter, wordFilter } = this.shape;
+    const mask = this.shape.ring - 1;
     const wa = this.wa;
     const wb = this.wb;
     let a = this.a;
     let b = this.b;
-    let inWord = this.inWord;
+    let inWord = this.inWord ? 1 : 0;
     let count = this.count;
+    let run = this.run;
     for (let i = from; i < to; i++) {
-      const byte = buf[i]!;
-      let c = byte < 128 ? WORD_BYTE[byte]! : 0;
-      let ends = false;
-      if (byte >= 128) {
-        if (byte === 0xe2 && buf[i + 1] === 0x84 && buf[i + 2] === 0xaa) {
+      let c = WORD_BYTE[buf[i]!]!;
+      if (c > SPECIAL) {
+        a = Math.imul(a ^ c, M1);
+        b = Math.imul(b ^ c, M2);
+        b ^= b >>> 13;
+        inWord = 1;
+        continue;
+      }
+      if (c === SPECIAL) {
+        c = 0;
+        let ends = false;
+        if (buf[i] === 0xe2 && buf[i + 1] === 0x84 && buf[i + 2] === 0xaa) {
           c = 107; // U+212A KELVIN SIGN lowercases to k
           i += 2;
-        } else if (byte === 0xc4 && buf[i + 1] === 0xb0) {
+        } else if (buf[i] === 0xc4 && buf[i + 1] === 0xb0) {
           c = 105; // U+0130 lowercases to i + U+0307, which ends the word
           i += 1;
           ends = true;
         }
-      }
-      if (c !== 0) {
-        a = Math.imul(a ^ c, M1);
-        b = Math.imul(b ^ c, M2);
-        b ^= b >>> 13;
-        inWord = true;
-        if (!ends) continue;
-      }
-      if (inWord) {
-        const slot = count % maxLen;
-        wa[slot] = a;
-        wb[slot] = b;
-        count++;
-        if (lastFilter[a & 0xffff] !== 0) {
-          this.count = count;
-          this.check(slot);
+        if (c !== 0) {
+          a = Math.imul(a ^ c, M1);
+          b = Math.imul(b ^ c, M2);
+          b ^= b >>> 13;
+          inWord = 1;
+          if (!ends) continue;
         }
-        a = H1;
-        b = H2;
-        inWord = false;
       }
+      // A separator. Branch-free (word ends are unpredictable): outside a word it changes nothing;
+      // at a word's end, a word the filter passes (f = 1) is kept in the ring and extends `run`,
+      // any other resets it. The slot at `count` is free until count moves past it.
+      const f = wordFilter[a & 0xffff]! & inWord;
+      const slot = count & mask;
+      wa[slot] = a;
+      wb[slot] = b;
+      count = (count + f) | 0;
+      run = (run + f) * (f | (1 - inWord));
+      if (run >= minLen && f === 1 && lastFilter[a & 0xffff] !== 0) {
+        this.count = count;
+        this.run = run;
+        this.check(slot);
+      }
+      inWord = 0;
+      a = H1;
+      b = H2;
     }
     this.a = a;
     this.b = b;
-    this.inWord = inWord;
+    this.inWord = inWord === 1;
     this.count = count;
+    this.run = run;
   }
 
   /** Ends the word being read (at the end of the stream). */
   private endWord(): void {
-    const { maxLen, lastFilter } = this.shape;
-    const slot = this.count % maxLen;
-    this.wa[slot] = this.a;
-    this.wb[slot] = this.b;
-    this.count++;
+    const { minLen, lastFilter, wordFilter } = this.shape;
+    const a = this.a;
+    const b = this.b;
     this.inWord = false;
-    if (lastFilter[this.a & 0xffff] !== 0) this.check(slot);
     this.a = H1;
     this.b = H2;
+    if (wordFilter[a & 0xffff] === 0) {
+      this.run = 0;
+      return;
+    }
+    const slot = this.count & (this.shape.ring - 1);
+    this.wa[slot] = a;
+    this.wb[slot] = b;
+    this.count = (this.count + 1) | 0;
+    this.run++;
+    if (this.run >= minLen && lastFilter[a & 0xffff] !== 0) this.check(slot);
   }
 
   /** The word in `slot` may end a key: look up every key length ending there. */
   private check(slot: number): void {
-    const { maxLen, lastWords, lengths, table } = this.shape;
+    const { lastWords, lengths, table, ring } = this.shape;
     if (!lastWords.has(key53(this.wa[slot]!, this.wb[slot]!))) return;
     for (const len of lengths) {
-      if (this.count < len) break;
-      const start = (this.count - len) % maxLen;
-      const values = table.get(foldWindow(this.wa, this.wb, start, len, maxLen));
+      if (this.run < len) break;
+      const start = (this.count - len) & (ring - 1);
+      const values = table.get(foldWindow(this.wa, this.wb, start, len, ring));
       if (values) for (const v of values) this.hits.add(v);
     }
   }
