@@ -73,8 +73,26 @@ function turnCalls(protocol: StepProtocol, turn: unknown[]): RawCall[] {
   return protocol === "gemini" ? geminiCalls(item.parts) : anthropicCalls(item.content);
 }
 
+// A session offers the same tools in every request, and a case's request is read three times: the
+// answer depends only on (protocol, tools), so it is remembered per distinct `tools` JSON (the zod
+// check is the costly part) and shared; a store's facts then hold one copy per tool set. Callers
+// must not mutate it.
+const TOOLS_MEMO_MAX = 1024;
+const toolsMemo = new Map<string, OfferedTool[]>();
+
 /** The tools a request offers, by the protocol's own reader (a body it cannot read offers none). */
 export function offeredTools(protocol: StepProtocol, req: Record<string, unknown>): OfferedTool[] {
+  const key = `${protocol}\n${JSON.stringify(req.tools)}`;
+  let tools = toolsMemo.get(key);
+  if (!tools) {
+    tools = readTools(protocol, req);
+    if (toolsMemo.size >= TOOLS_MEMO_MAX) toolsMemo.clear();
+    toolsMemo.set(key, tools);
+  }
+  return tools;
+}
+
+function readTools(protocol: StepProtocol, req: Record<string, unknown>): OfferedTool[] {
   const p = protocol === "bedrock" ? wire.bedrock : wire.PROTOCOLS[protocol];
   try {
     // Only `tools` is read, so it alone is checked: validating every message here would cost more
