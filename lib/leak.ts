@@ -108,7 +108,7 @@ async function scanFile(
   target: ScanTarget,
   spec: LeakSpec,
   keys: ReadonlyMap<string, string[]>,
-  chunkBytes: number,
+  buf: Buffer,
 ): Promise<Outcome> {
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   let fh: Awaited<ReturnType<typeof open>>;
@@ -126,9 +126,8 @@ async function scanFile(
     const canary = new ByteSearch(Buffer.from(spec.canary ?? "", "utf8"));
     const text = new WordWindowSearch(target.shingles === false ? NO_KEYS : keys);
     const hash = spec.rubricSha256 ? createHash("sha256") : undefined;
-    const buf = Buffer.alloc(chunkBytes);
     for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, chunkBytes, null);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       const chunk = buf.subarray(0, bytesRead);
       canary.push(chunk);
@@ -170,8 +169,9 @@ export async function findLeaks(
   const keys = keyTable(spec);
   const chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
   const report: LeakReport = { offenders: [], skipped: [] };
+  const buf = Buffer.allocUnsafe(chunkBytes); // one read buffer for every file: files are scanned one at a time
   for await (const target of files) {
-    const outcome = await scanFile(target, spec, keys, chunkBytes);
+    const outcome = await scanFile(target, spec, keys, buf);
     if (outcome.kind === "special") report.skipped.push(target.path);
     else if (outcome.kind === "unreadable") report.offenders.push({ path: target.path, kind: "unreadable" });
     else report.offenders.push(...outcome.offenders);
