@@ -3,8 +3,17 @@
 // byte-identical retries and arm-truncated steps, recovers production's action from the next request,
 // selects; then the selected rows are re-read by offset, redacted and checked, staged in a private
 // directory and moved into --out only when every case passed. Any failure writes nothing.
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { Buffer } from "node:buffer";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { ConfigError, UpstreamError, UsageError } from "../errors.ts";
 import { readLineAt } from "../pairs/lines.ts";
@@ -258,7 +267,7 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
   const leakCheck = [...detectors, ...(o.leakDetectors ?? [])];
   const reread = rereader(o.pairs, keys);
   try {
-    const written = await writeCases(o.out as string, cases, (c) => {
+    const written = writeCases(o.out as string, cases, (c) => {
       const m = byId.get(c.view.pairId) as Meta;
       const pair = reread(m);
       const built = buildCase(c, pair.request, m.protocol, caseId(m.id), provenanceOf(c), {
@@ -303,14 +312,19 @@ function rereader(path: string, keys: readonly PairKey[]) {
   });
 }
 
-const IN_FLIGHT = 8;
+/** A new private file (O_EXCL): open, write, close; writeFileSync adds a truncate per file. */
+function writeNew(path: string, text: string): void {
+  const buf = Buffer.from(text, "utf8");
+  const fd = openSync(path, "wx", 0o600);
+  try {
+    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Builds every case into a private staging directory, then moves them all into `out`; else nothing. */
-async function writeCases(
-  out: string,
-  cases: StepChoice[],
-  build: (c: StepChoice) => StepCase,
-): Promise<string[]> {
+function writeCases(out: string, cases: StepChoice[], build: (c: StepChoice) => StepCase): string[] {
   let stage: string;
   try {
     mkdirSync(out, { recursive: true, mode: 0o700 });
@@ -322,24 +336,14 @@ async function writeCases(
       `Cannot write cases to "${out}": ${(error as NodeJS.ErrnoException).code ?? "error"}`,
     );
   }
-  // Files are written in the background while the next cases are built (creating a file costs about
-  // as much as redacting a case), a few at a time so memory stays bounded; all land before any move.
-  const pending = new Set<Promise<void>>();
   try {
     const names: string[] = [];
     for (const c of cases) {
       const sc = build(c);
       const name = `${sc.id}.json`;
-      const text = `${JSON.stringify(sc, null, 2)}\n`;
-      const done: Promise<void> = writeFile(join(stage, name), text, { mode: 0o600, flag: "wx" }).finally(
-        () => pending.delete(done),
-      );
-      done.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-      pending.add(done);
+      writeNew(join(stage, name), `${JSON.stringify(sc, null, 2)}\n`);
       names.push(name);
-      if (pending.size >= IN_FLIGHT) await Promise.race(pending);
     }
-    await Promise.all(pending);
     const written: string[] = [];
     for (const name of names) {
       renameSync(join(stage, name), join(out, name));
@@ -352,7 +356,6 @@ async function writeCases(
       `Cannot write cases to "${out}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   } finally {
-    await Promise.allSettled(pending); // no write may land after the staging directory is gone
     rmSync(stage, { recursive: true, force: true });
   }
 }
