@@ -244,7 +244,7 @@ export class WordWindowSearch {
 
   private scan(buf: Uint8Array, from: number, to: number): void {
     // Hot loop: locals only, one table read per byte. A word that the word filter rejects breaks
-    // every window (run = 0) and is not even stored; the rest go into the ring, and check() runs
+    // every window (run = 0) and does not advance the ring; the rest do, and check() runs
     // only when `run` key words in a row end in a possible last word. The input is valid UTF-8 (push
     // checked it), so a SPECIAL lead byte's continuation bytes are inside [from, to).
     const { minLen, lastFilter, wordFilter } = this.shape;
