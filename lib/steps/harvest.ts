@@ -75,6 +75,9 @@ export interface HarvestResult {
 /** The default --select. */
 export const DEFAULT_SELECT: readonly SelectReason[] = ["diverged", "invalid-call", "premature-stop"];
 
+/** What the second pass needs of a chosen pair: where its row is, and its ids. */
+type Where = Pick<Meta, "id" | "session" | "line" | "offset" | "length" | "protocol">;
+
 interface Meta {
   id: string;
   session: string;
@@ -214,6 +217,40 @@ function toSteps(
   return { views, byId, steps };
 }
 
+/**
+ * Pass 1 and selection. Only the chosen steps and where their rows are leave this function: every
+ * other pair's facts (hashes, calls) can be collected before the second pass starts.
+ */
+function selectFromStore(
+  o: HarvestOptions,
+  keys: readonly PairKey[],
+  losses: Map<string, number>,
+  reasons: SelectReason[],
+): { cases: StepChoice[]; skipped: number; byId: Map<string, Where>; steps: number; rows: number } {
+  const { metas, rows } = scan(o.pairs, keys, o.experiment);
+  const { views, byId, steps } = toSteps(metas, losses);
+  metas.length = 0;
+  const { cases, skipped } = selectSteps(views, {
+    reasons,
+    perDepth: o.perDepth ?? 5,
+    judgeLossThreshold: o.judgeLoss ?? 0.2,
+    seed: o.seed ?? 1,
+  });
+  const where = new Map<string, Where>();
+  for (const c of cases) {
+    const m = byId.get(c.view.pairId) as Meta;
+    where.set(m.id, {
+      id: m.id,
+      session: m.session,
+      line: m.line,
+      offset: m.offset,
+      length: m.length,
+      protocol: m.protocol,
+    });
+  }
+  return { cases, skipped, byId: where, steps, rows };
+}
+
 /** The case file name for a pair id: the id itself when file-safe, else a digest of it. */
 export function caseId(pairId: string): string {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(pairId) ? pairId : `pair-${shortDigest(pairId)}`;
@@ -227,17 +264,10 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
   const losses = new Map<string, number>();
   if (o.history)
     for (const e of loadHistory(o.history)) if (e.experiment === o.experiment) losses.set(e.id, judgeLoss(e));
-  const { metas, rows } = scan(o.pairs, keys, o.experiment);
-  const { views, byId, steps } = toSteps(metas, losses);
-  const { cases, skipped } = selectSteps(views, {
-    reasons: select,
-    perDepth: o.perDepth ?? 5,
-    judgeLossThreshold: o.judgeLoss ?? 0.2,
-    seed: o.seed ?? 1,
-  });
+  const { cases, skipped, byId, steps, rows } = selectFromStore(o, keys, losses, select);
   const harvestedAt = (o.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
   const provenanceOf = (c: StepChoice): StepCase["provenance"] => {
-    const m = byId.get(c.view.pairId) as Meta;
+    const m = byId.get(c.view.pairId) as Where;
     return {
       pairId: m.id,
       experiment: o.experiment,
@@ -268,7 +298,7 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
   const reread = rereader(o.pairs, keys);
   try {
     const written = writeCases(o.out as string, cases, (c) => {
-      const m = byId.get(c.view.pairId) as Meta;
+      const m = byId.get(c.view.pairId) as Where;
       const pair = reread(m);
       const built = buildCase(c, pair.request, m.protocol, caseId(m.id), provenanceOf(c), {
         detectors,
@@ -287,7 +317,7 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
 function rereader(path: string, keys: readonly PairKey[]) {
   const decode = pairDecoder(keys);
   let fd: number | undefined;
-  const read = (m: Meta) => {
+  const read = (m: Where) => {
     if (fd === undefined)
       try {
         fd = openSync(path, "r");
