@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
+import { firstIssue, parseJsonl } from "../jsonl.ts";
 
 const count = z.number().int().min(0);
 const rate = z.number().min(0).max(1);
@@ -119,13 +120,6 @@ export function scorecardJsonSchema(): unknown {
   return z.toJSONSchema(Scorecard);
 }
 
-/** First zod issue as `<message> at <path>`. */
-function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-  return `${issue?.message ?? "invalid"}${at}`;
-}
-
 function readText(path: string, what: string): string {
   try {
     return readFileSync(path, "utf8");
@@ -150,21 +144,7 @@ export function loadScorecard(path: string): Scorecard {
 
 /** Parses trials JSONL text (blank lines skipped); ConfigError naming the file, line and field. */
 export function parseTrials(text: string, path: string): Trial[] {
-  const trials: Trial[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    let data: unknown;
-    try {
-      data = JSON.parse(line);
-    } catch (error) {
-      throw new ConfigError(`Cannot parse trials "${path}": line ${i + 1}: ${(error as Error).message}`);
-    }
-    const result = Trial.safeParse(data);
-    if (!result.success)
-      throw new ConfigError(`Cannot load trials "${path}": line ${i + 1}: ${firstIssue(result.error)}`);
-    trials.push(data as Trial);
-  });
-  return trials;
+  return parseJsonl<Trial>(text, path, Trial, "trials");
 }
 
 /** Reads a trials JSONL file (one finished trial a line). */

@@ -8,6 +8,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
 import { withFileLock } from "../fsx.ts";
+import { parseJsonl } from "../jsonl.ts";
 
 const score = z.number().min(0).max(1);
 
@@ -53,26 +54,7 @@ export function judgeLoss(entry: HistoryEntry): number {
 
 /** Parses history JSONL text (blank lines skipped); ConfigError naming the file, line and field. */
 export function parseHistory(text: string, path: string): HistoryEntry[] {
-  const entries: HistoryEntry[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    let data: unknown;
-    try {
-      data = JSON.parse(line);
-    } catch (error) {
-      throw new ConfigError(`Cannot parse history "${path}": line ${i + 1}: ${(error as Error).message}`);
-    }
-    const result = HistoryEntry.safeParse(data);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-      throw new ConfigError(
-        `Cannot load history "${path}": line ${i + 1}: ${issue?.message ?? "invalid"}${at}`,
-      );
-    }
-    entries.push(data as HistoryEntry);
-  });
-  return entries;
+  return parseJsonl<HistoryEntry>(text, path, HistoryEntry, "history");
 }
 
 /** Reads a history file; a missing file is an empty history (the first judge run creates it). */
