@@ -37,6 +37,12 @@ export const Trial = z.looseObject({
     .enum(INFRA_KINDS)
     .optional()
     .describe("set when the trial failed outside the agent: counted and shown, left out of every rate"),
+  log: z
+    .string()
+    .optional()
+    .describe(
+      "the trial's log (each phase's exit, stdout and stderr), relative to the trials file's directory",
+    ),
   unreported: z
     .array(z.enum(METRICS))
     .optional()

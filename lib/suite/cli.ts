@@ -3,7 +3,7 @@
 // `error: <msg>` on stderr; bad flags, a bad suite or task file, no engine, a cancelled run); 2 and 3
 // (policy issues, a tripped gate) belong to commands and flags this one does not have. The scorecard
 // goes to stdout (Markdown, or JSON with --output json); messages and progress go to stderr.
-import { extname } from "node:path";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { DRIVERS } from "../agent.ts";
 import { parseModelUrl } from "../docker/bridge.ts";
 import { BRIDGE_PORT, dockerCli } from "../docker/engine.ts";
@@ -107,10 +107,23 @@ export function defaultTrialsFile(suite: string): string {
 }
 
 /** Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. */
-export async function writeReport(path: string, sc: Scorecard, trials: readonly Trial[]): Promise<void> {
+export async function writeReport(
+  path: string,
+  sc: Scorecard,
+  trials: readonly Trial[],
+  trialsFile?: string,
+): Promise<void> {
   if (extname(path).toLowerCase() === ".html") {
     const { renderSuiteReportHtml } = await import("../report/suite.ts");
-    writeFileAtomic(path, renderSuiteReportHtml(sc, trials));
+    // Trial logs are relative to the trials file; the report links to them from wherever it is written.
+    const base = trialsFile === undefined ? undefined : dirname(resolve(trialsFile));
+    const logHref = (t: Trial) =>
+      t.log === undefined || base === undefined
+        ? undefined
+        : relative(dirname(resolve(path)), join(base, t.log))
+            .split(sep)
+            .join("/");
+    writeFileAtomic(path, renderSuiteReportHtml(sc, trials, { logHref }));
   } else writeFileAtomic(path, renderMarkdown(sc));
 }
 
@@ -166,6 +179,7 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
     `${j.task.id}/${j.variant.name}#${j.repeat}`;
   try {
     const modelUrl = (v: Variant) => o.modelUrl ?? DEFAULT_MODEL_URLS[v.harness]!;
+    const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
     const { scorecard, trials, resumed } = await runSuite(suite, {
       runId,
       runner: o.local ? localRunner() : dockerRunner(),
@@ -180,7 +194,7 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
       ...(o.local
         ? {}
         : { agentModelUrl: (url: string) => `http://127.0.0.1:${BRIDGE_PORT}${parseModelUrl(url).path}` }),
-      trialsFile: o.trials ?? defaultTrialsFile(suite.name),
+      trialsFile,
       resume: o.resume,
       signal: controller.signal,
       onStart: (j) => progress.start(label(j)),
@@ -190,7 +204,7 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
     if (resumed > 0)
       process.stderr.write(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run\n`);
     if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(scorecard));
-    if (o.report) await writeReport(o.report, scorecard, trials);
+    if (o.report) await writeReport(o.report, scorecard, trials, trialsFile);
     process.stdout.write(o.output === "json" ? scorecardJson(scorecard) : renderMarkdown(scorecard));
     if (o.local) process.stderr.write(`${LOCAL_WARNING}\n`);
   } finally {

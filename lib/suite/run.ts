@@ -4,6 +4,7 @@
 // only the rest run. A trial never aborts the suite; a missing driver or a cancelled run does, before
 // (or instead of) starting more trials. The scorecard is built from all trials at the end.
 
+import { basename, dirname, resolve } from "node:path";
 import { type Driver, readSettings } from "../agent.ts";
 import type { PhaseSpec } from "../docker/phase.ts";
 import { ConfigError, ToolError } from "../errors.ts";
@@ -38,6 +39,7 @@ export interface SuiteRunOptions {
   /** The image of a variant (default eval-<harness>:<version or latest>). */
   image?: (variant: Variant) => string;
   /** The trials JSONL file; with `resume`, its finished trials are kept. */
+  /** Trials JSONL; each trial's log goes beside it, under `<name>.logs/<task>/<variant>/<repeat>.log`. */
   trialsFile?: string;
   resume?: boolean;
   /** Where /work and HOME are inside a phase (default /work, /tmp/home). */
@@ -174,5 +176,16 @@ function context(
     ...(content !== undefined ? { settings: content } : {}),
     workDir: opts.workDir ?? "/work",
     home: opts.home ?? "/tmp/home",
+    ...(opts.trialsFile !== undefined ? { log: logPlace(opts.trialsFile, job) } : {}),
+  };
+}
+
+/** Where a trial's log goes: relative to the trials file's directory, so the pair can move together. */
+function logPlace(trialsFile: string, job: TrialJob): { dir: string; path: string } {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
+  const logs = `${basename(trialsFile).replace(/\.jsonl$/, "")}.logs`;
+  return {
+    dir: dirname(resolve(trialsFile)),
+    path: `${logs}/${safe(job.task.id)}/${safe(job.variant.name)}/${job.repeat}.log`,
   };
 }

@@ -4,8 +4,10 @@
 // image, copy, the task's own setup, cleanup) are marked `infra` so the scorecard shows them and
 // never scores them against the agent. The check always runs once the agent phase was reached.
 
+import { dirname, join } from "node:path";
 import { type AgentCommand, type AgentMetrics, AgentParseError, type Driver } from "../agent.ts";
 import type { PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../docker/phase.ts";
+import { ensureDir, writeFileAtomic } from "../fsx.ts";
 import { redactText } from "../redact.ts";
 import type { InfraKind, Trial } from "../scorecard.ts";
 import type { Variant } from "../suite.ts";
@@ -53,6 +55,8 @@ export interface TrialContext {
   /** Where the driver is told /work and HOME are (inside the container). */
   workDir: string;
   home: string;
+  /** When set, each phase's exit, stdout and stderr go to `<logDir>/<logPath>` (secrets redacted). */
+  log?: { dir: string; path: string };
 }
 
 /** The original's stderr tail: the last 300 characters of the trimmed stderr, `...`-prefixed if cut. */
@@ -92,18 +96,39 @@ export async function runTrial(job: TrialJob, ctx: TrialContext): Promise<Trial>
       if (infra) trial.infra = infra;
     }
   };
+  const log: string[] = [];
   try {
-    await phases(job, ctx, trial, fail);
+    await phases(job, { ...ctx, record: (phase, r) => log.push(logSection(phase, r)) }, trial, fail);
   } catch (error) {
     fail(`internal: ${(error as Error).message}`, "other");
+  }
+  if (ctx.log) {
+    // The log is evidence a reviewer opens from the report: the pass-env values and the API key are
+    // redacted like the error line, and it is written whole or not at all.
+    const file = join(ctx.log.dir, ctx.log.path);
+    ensureDir(dirname(file));
+    const text = `${job.task.id} / ${job.variant.name} / repeat ${job.repeat}\n${log.join("")}`;
+    writeFileAtomic(file, redactSecrets(text, [...ctx.passEnv, ctx.apiKeyEnvName]));
+    trial.log = ctx.log.path;
   }
   trial.version = 1;
   return trial;
 }
 
+function logSection(phase: string, r: PhaseResult): string {
+  const status = r.infraError
+    ? `infrastructure: ${r.infraError}`
+    : r.timedOut
+      ? "timed out"
+      : `exit ${r.exitCode ?? "none"}`;
+  return `\n== ${phase}: ${status}, ${Math.round(r.durationMs)} ms\n-- stdout\n${r.stdout}\n-- stderr\n${r.stderr}\n`;
+}
+
+type Recording = TrialContext & { record: (phase: string, r: PhaseResult) => void };
+
 async function phases(
   job: TrialJob,
-  ctx: TrialContext,
+  ctx: Recording,
   trial: Trial,
   fail: (error: string, infra?: InfraKind) => void,
 ): Promise<void> {
@@ -125,6 +150,7 @@ async function phases(
         commands: task.setup.map((cmd) => ["sh", "-c", cmd]),
         timeoutMs: task.timeoutMs,
       });
+      ctx.record("setup", r);
       const cmd = JSON.stringify(task.setup[r.commandIndex] ?? task.setup[0]);
       if (r.infraError) return fail(`setup ${cmd}: ${r.infraError}`, infraKindOf(r.infraError));
       if (r.exitCode !== 0 || r.timedOut) {
@@ -142,6 +168,7 @@ async function phases(
       argv: ["sh", "-c", task.check],
       timeoutMs: task.timeoutMs,
     });
+    ctx.record("check", check);
     if (check.infraError) fail(`check: ${check.infraError}`, infraKindOf(check.infraError));
     else if (check.timedOut) fail(`check: ${execError(check, task.timeoutMs)}`);
     trial.pass = check.exitCode === 0 && !check.timedOut && !check.infraError;
@@ -156,7 +183,7 @@ async function phases(
 
 async function agentPhase(
   job: TrialJob,
-  ctx: TrialContext,
+  ctx: Recording,
   ws: Workspace,
   trial: Trial,
   fail: (error: string, infra?: InfraKind) => void,
@@ -194,6 +221,7 @@ async function agentPhase(
     timeoutMs: task.timeoutMs,
     model: { url: ctx.modelUrl },
   });
+  ctx.record("agent", r);
   trial.wallMs = Math.round(r.durationMs);
   if (r.infraError) fail(`agent: ${r.infraError}`, infraKindOf(r.infraError));
   else if (r.timedOut) fail(`agent: ${execError(r, task.timeoutMs)}`);

@@ -2,11 +2,12 @@
 // on the LocalRunner with the stub driver: jobs in task x variant x repeat order whatever finishes
 // first, trials streamed to JSONL as they finish, --resume after a crash, and the scorecard.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Driver } from "../../lib/agent.ts";
 import { ConfigError, ToolError } from "../../lib/errors.ts";
 import { parseTrials, renderMarkdown, type Trial } from "../../lib/scorecard.ts";
+import { writeReport } from "../../lib/suite/cli.ts";
 import { localRunner } from "../../lib/suite/local.ts";
 import { defaultImage, runSuite, type SuiteRunOptions, suiteJobs } from "../../lib/suite/run.ts";
 import { loadSuite } from "../../lib/suite.ts";
@@ -277,4 +278,62 @@ describe("--resume", () => {
     const { trials } = await runSuite(loadSuite(fixture(dir.path)), options({ trialsFile }));
     expect(parseTrials(readFileSync(trialsFile, "utf8"), trialsFile).length).toEqual(trials.length);
   });
+});
+
+test("each trial's log is written beside the trials file, key redacted, and the HTML report links to it", async () => {
+  using dir = tempDir("suite-run");
+  const secret = "sk-stub-9f8e7d6c5b4a39281706";
+  const before = process.env.PROCTOR_STUB_KEY;
+  process.env.PROCTOR_STUB_KEY = secret;
+  const leaky: Driver = {
+    ...stubDriver(),
+    command: (input) => ({
+      ...stubDriver().command(input),
+      argv: [
+        "sh",
+        "-c",
+        `echo "agent saw key=$PROCTOR_STUB_KEY"; echo '{"type":"result","total_cost_usd":0,"num_turns":1}'`,
+      ],
+    }),
+  };
+  try {
+    const path = fixture(
+      dir.path,
+      "name: s\ntasks: [fix-add]\nvariants: [{name: only one, harness: claude, model: noop}]\n",
+    );
+    const trialsFile = join(dir.path, "out", "s.trials.jsonl");
+    const { trials, scorecard } = await runSuite(
+      loadSuite(path),
+      options({ drivers: { claude: leaky }, trialsFile, passEnv: [] }),
+    );
+    const rel = "s.trials.logs/fix-add/only_one/0.log";
+    const text = readFileSync(join(dir.path, "out", rel), "utf8");
+    const reportPath = join(dir.path, "report", "r.html");
+    mkdirSync(join(dir.path, "report"));
+    await writeReport(reportPath, scorecard, trials, trialsFile);
+    const html = readFileSync(reportPath, "utf8");
+    expect({
+      log: trials.map((t) => t.log),
+      streamed: parseTrials(readFileSync(trialsFile, "utf8"), trialsFile).map((t) => t.log),
+      header: text.split("\n")[0],
+      sections: text
+        .split("\n")
+        .filter((l) => l.startsWith("== "))
+        .map((l) => l.replace(/, \d+ ms$/, "")),
+      agentLine: text.includes("agent saw key="),
+      secretInLog: text.includes(secret),
+      linked: html.includes(`href="../out/${rel}"`),
+    }).toEqual({
+      log: [rel],
+      streamed: [rel],
+      header: "fix-add / only one / repeat 0",
+      sections: ["== agent: exit 0", "== check: exit 1"],
+      agentLine: true,
+      secretInLog: false,
+      linked: true,
+    });
+  } finally {
+    if (before === undefined) delete process.env.PROCTOR_STUB_KEY;
+    else process.env.PROCTOR_STUB_KEY = before;
+  }
 });
