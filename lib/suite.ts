@@ -133,6 +133,15 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
       throw error;
     }
   });
+  // Trials are keyed by task id (the trials file, --resume, the scorecard): a task named twice, or
+  // two directories declaring one id, would silently merge.
+  const byId = new Map<string, number>();
+  tasks.forEach((t, i) => {
+    const first = byId.get(t.id);
+    if (first !== undefined)
+      throw failure(src, owner, ["tasks", i], `tasks[${i}]: task id "${t.id}" is also tasks[${first}]'s`);
+    byId.set(t.id, i);
+  });
   return {
     name: file.name,
     control,

@@ -164,6 +164,11 @@ describe("loadSuite refuses a bad suite with one line: file, line:column, suite,
       message: "<T>/suites/s.yaml:3:10: suite x: repeats: expected >= 0, got -1",
     },
     {
+      name: "a task named twice",
+      body: "name: x\ntasks: [a, a]\nvariants: [{name: a, harness: codex}]\n",
+      message: `<T>/suites/s.yaml:2:12: suite x: tasks[1]: task id "a" is also tasks[0]'s`,
+    },
+    {
       name: "missing task file",
       body: "name: x\ntasks: [a, nope]\nvariants: [{name: a, harness: codex}]\n",
       message:
