@@ -34,7 +34,8 @@ import {
 } from "./sandbox/_wrap.ts";
 import { prepareWorkDir } from "./sandbox/stage.ts";
 
-export { MACOS_PROFILE, SUBJECT_ID } from "./sandbox/_wrap.ts";
+// The promotion lane builds its own bwrap line (shared network, its CLI bound read-only) from the same parts.
+export { checkSpec, MACOS_PROFILE, SUBJECT_ID, setprivArgs, type WrapContext } from "./sandbox/_wrap.ts";
 export {
   type IsolationProbe,
   type IsolationProof,

@@ -29,9 +29,15 @@ import { basename, delimiter, dirname, isAbsolute, resolve, sep } from "node:pat
 import { UpstreamError } from "../errors.ts";
 import { isExecutable, which } from "../fsx.ts";
 import { run } from "../proc.ts";
-import { checkSpec, setprivArgs, type WrapContext } from "../sandbox/_wrap.ts";
-import type { Sandbox, SandboxSpec } from "../sandbox.ts";
-import { accessibleBy, INSTALL_HINT, prepareWorkDir, SUBJECT_ID } from "../sandbox.ts";
+import type { Sandbox, SandboxSpec, WrapContext } from "../sandbox.ts";
+import {
+  accessibleBy,
+  checkSpec,
+  INSTALL_HINT,
+  prepareWorkDir,
+  SUBJECT_ID,
+  setprivArgs,
+} from "../sandbox.ts";
 
 /** /etc entries an agent CLI may need: users, DNS, TLS roots, the loader, locale, git's config. */
 const ETC = [
