@@ -15,7 +15,7 @@ import { Progress } from "../runner/progress.ts";
 import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "../scorecard.ts";
 import { loadSuite, type Variant } from "../suite.ts";
 import { LOCAL_WARNING, localRunner } from "./local.ts";
-import { newRunId, runSuite } from "./run.ts";
+import { newRunId, runSuite, safeName } from "./run.ts";
 
 /** The flags of `agent-eval suite`, as citty hands them over (strings and booleans). */
 export interface SuiteFlags {
@@ -103,7 +103,7 @@ export function parseFlags(f: SuiteFlags) {
 
 /** `<suite name>.trials.jsonl` in the working directory, the name made safe for a file name. */
 export function defaultTrialsFile(suite: string): string {
-  return `${suite.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_")}.trials.jsonl`;
+  return `${safeName(suite)}.trials.jsonl`;
 }
 
 /** Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. */

@@ -180,12 +180,16 @@ function context(
   };
 }
 
+/** A suite, task or variant name as one safe path component (no separators, no leading dots). */
+export function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
+}
+
 /** Where a trial's log goes: relative to the trials file's directory, so the pair can move together. */
 function logPlace(trialsFile: string, job: TrialJob): { dir: string; path: string } {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
   const logs = `${basename(trialsFile).replace(/\.jsonl$/, "")}.logs`;
   return {
     dir: dirname(resolve(trialsFile)),
-    path: `${logs}/${safe(job.task.id)}/${safe(job.variant.name)}/${job.repeat}.log`,
+    path: `${logs}/${safeName(job.task.id)}/${safeName(job.variant.name)}/${job.repeat}.log`,
   };
 }
