@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tarFiles } from "./docker/_tar.ts";
 import { forwarderCommand, type ModelBridge, startModelBridge, waitForForwarder } from "./docker/bridge.ts";
-import { makeScratchDir, trackStart } from "./docker/cleanup.ts";
+import { isStopping, makeScratchDir, runCall, track } from "./docker/cleanup.ts";
 import {
   BRIDGE_MOUNT,
   checkEngine,
@@ -25,7 +25,7 @@ import type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspac
 import { messageOf, ToolError } from "./errors.ts";
 import { run } from "./proc.ts";
 
-export { installSignalCleanup, removeRunResources } from "./docker/cleanup.ts";
+export { installSignalCleanup, removeRunResources, stopRun } from "./docker/cleanup.ts";
 export { checkEngine } from "./docker/engine.ts";
 export type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "./docker/phase.ts";
 
@@ -63,7 +63,8 @@ export function dockerRunner(opts: DockerRunnerOptions = {}): PhaseRunner {
       if (!repoDir) mkdirSync(src);
       const [uid = "1000", gid = uid] = user.split(":");
       // Owned by the run user; symlinks stay links (transform S: targets untouched); members become work/...
-      const r = await run([
+      // Tracked: a signal's sweep waits for this write into the scratch dir before removing it.
+      const tarred = run([
         "tar",
         "-C",
         src,
@@ -76,13 +77,21 @@ export function dockerRunner(opts: DockerRunnerOptions = {}): PhaseRunner {
         snapshot(ws),
         ".",
       ]);
+      const r = await track(runId, tarred);
       if (r.exitCode !== 0) {
         rmSync(dir, { recursive: true, force: true });
         throw new ToolError(`Cannot snapshot repo "${repoDir}": ${tail(r.stderr)}`, 1);
       }
       return ws;
     },
-    runPhase: (ws, spec) => runPhase(call, user, ws, spec),
+    // Every call of a phase is the run's: tracked, and refused once a signal is stopping the run.
+    async runPhase(ws, spec) {
+      const r = await runPhase(runCall(ws.runId, call), user, ws, spec);
+      // A phase cut short by a signal (its container removed under it) says nothing about the agent.
+      return isStopping(ws.runId) && !r.infraError
+        ? { ...r, infraError: "cancelled: the run is stopping" }
+        : r;
+    },
     async dispose(ws) {
       await Promise.all(pending(ws));
       removals.delete(ws);
@@ -124,10 +133,9 @@ async function runPhase(
   try {
     if (spec.model) bridge = await startModelBridge(ws.dir, spec.model.url);
     const command = bridge ? forwarderCommand(BRIDGE_MOUNT) : ["sleep", "infinity"];
-    const start = await trackStart(
-      spec.runId,
-      call(runArgs(spec, name, { user, bridgeDir: bridge?.dir, command }), { timeoutMs: INFRA_TIMEOUT_MS }),
-    );
+    const start = await call(runArgs(spec, name, { user, bridgeDir: bridge?.dir, command }), {
+      timeoutMs: INFRA_TIMEOUT_MS,
+    });
     if (start.exitCode !== 0) {
       const missing = /No such image/i.test(start.stderr);
       return result({

@@ -159,8 +159,9 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
         `warning: --pass-env ${o.passEnv.join(",")} reaches the agent step only, never setup/check; prefer a short-lived gateway token over a real provider key\n`,
       );
   }
-  const uninstall = o.local ? () => {} : installSignalCleanup(runId);
   const controller = new AbortController();
+  // Under Docker a signal stops starting trials at once, then removes all the run owns and exits.
+  const uninstall = o.local ? () => {} : installSignalCleanup(runId, { onSignal: () => controller.abort() });
   // Locally, a first signal stops starting trials (those in flight finish and are kept for --resume);
   // a second one exits at once, and lib/proc kills the trials' process groups on the way out.
   const stop = (signal: NodeJS.Signals) => {

@@ -1,10 +1,19 @@
-// Killing a run midway (SIGINT or SIGTERM) leaves none of its containers or scratch dirs, exits
-// 130/143, and never touches another run's, even one whose id starts with the same characters.
-import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+// Killing a run midway (SIGINT or SIGTERM) leaves none of its containers, networks or scratch dirs,
+// exits 130/143, and never touches another run's, even one whose id starts with the same characters;
+// and so does a whole suite run interrupted at twenty points spread over its life (before the first
+// docker call, mid-create, mid-copy, mid-exec, mid-removal), whatever was in flight.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { containersOf, makeScratchDir, removeRunResources, scratchDirsOf } from "../../lib/docker/cleanup.ts";
-import { tempDir } from "../support/tmp.ts";
+import {
+  containersOf,
+  makeScratchDir,
+  networksOf,
+  removeRunResources,
+  scratchDirsOf,
+} from "../../lib/docker/cleanup.ts";
+import { ADD_REPO, evalsTree } from "../suite/_support.ts";
+import { type TempDir, tempDir } from "../support/tmp.ts";
 import { BIN } from "../support/tools.ts";
 import { DOCKER_TEST_MS, IMAGE_BUILD_MS, testImage } from "./_image.ts";
 
@@ -79,5 +88,103 @@ describe("signal cleanup", () => {
       other: [otherName],
       otherDirs: [otherDir],
     });
+  });
+});
+
+// Two trials at once (a phase of one starts while the other is being swept), each three containers.
+const SUITE = `name: interrupt
+tasks: [fix-add]
+control: control
+repeats: 1
+variants:
+  - {name: control, harness: claude, model: noop}
+  - {name: fixer, harness: claude, model: fixer}
+`;
+
+/** One run of tests/docker/_interrupt.ts, signalled once `at` docker calls have been invoked (0: at "ready"). */
+async function interruptedRun(runId: string, at: number | undefined, signal: NodeJS.Signals) {
+  const child = spawn(
+    BIN.bun,
+    [join(import.meta.dirname, "_interrupt.ts"), runId, image, scratch.path, suitePath, trialsPath(runId)],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const verbs: string[] = [];
+  let inFlight: string | undefined;
+  let pending = "";
+  let err = "";
+  child.stderr.on("data", (b) => {
+    err += b;
+  });
+  child.stdout.on("data", (b: Buffer) => {
+    pending += String(b);
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      if (line !== "ready" && !line.startsWith("done")) verbs.push(line);
+      if (at !== undefined && inFlight === undefined && (at === 0 ? line === "ready" : verbs.length === at)) {
+        inFlight = at === 0 ? "(none yet)" : line;
+        child.kill(signal);
+      }
+    }
+  });
+  const exitCode = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  return {
+    exitCode,
+    inFlight,
+    calls: verbs.length,
+    err,
+    left: {
+      containers: await containersOf(runId),
+      networks: await networksOf(runId),
+      dirs: scratchDirsOf(runId, scratch.path),
+    },
+  };
+}
+
+const NOTHING = { containers: [], networks: [], dirs: [] };
+let scratch: TempDir;
+let suitePath = "";
+const trialsPath = (runId: string) => join(scratch.path, `${runId}.trials.jsonl`);
+/** Docker calls of an uninterrupted run, and the verb each signal landed on. */
+let total = 0;
+const landed: string[] = [];
+
+describe("a suite run interrupted anywhere leaves nothing behind", () => {
+  beforeAll(async () => {
+    scratch = tempDir("proctor-interrupt");
+    const tree = evalsTree(scratch.path);
+    tree.task(
+      "fix-add",
+      "id: fix-add\nrepo: repo\nsetup: [test -f add.sh]\nprompt: fix add.sh\ncheck: sh test.sh\n",
+      ADD_REPO,
+    );
+    suitePath = tree.suite("interrupt", SUITE);
+    const whole = await interruptedRun(`w${process.pid}`, undefined, "SIGTERM");
+    total = whole.calls;
+    expect({ exitCode: whole.exitCode, left: whole.left, enough: total >= 20 }).toEqual({
+      exitCode: 0,
+      left: NOTHING,
+      enough: true,
+    });
+  });
+  afterAll(() => scratch?.[Symbol.dispose]());
+
+  // Twenty points spread over the run's docker calls, SIGTERM and SIGINT in turn.
+  test.each(
+    Array.from({ length: 20 }, (_, i) => ({
+      i,
+      signal: (i % 2 === 0 ? "SIGTERM" : "SIGINT") as NodeJS.Signals,
+      code: i % 2 === 0 ? 143 : 130,
+    })),
+  )("$signal at point $i of 20", async ({ i, signal, code }) => {
+    const runId = `i${process.pid}p${i}`;
+    const r = await interruptedRun(runId, Math.floor((i * total) / 20), signal);
+    landed.push(r.inFlight ?? "(after the end)");
+    expect({ exitCode: r.exitCode, left: r.left }).toEqual({ exitCode: code, left: NOTHING });
+  });
+
+  test("the signals landed before any call and mid-create, mid-copy, mid-exec and mid-removal", () => {
+    const wanted = ["(none yet)", "cp", "exec", "rm", "run"];
+    expect(wanted.filter((v) => landed.includes(v))).toEqual(wanted);
   });
 });
