@@ -3,7 +3,8 @@
 // return a number, which becomes the exit code (a failed assertion is a result, not an error).
 // Errors print one line on stderr, never a stack (set PROCTOR_DEBUG=1 to see one).
 import { type CommandDef, renderUsage, runCommand } from "citty";
-import { messageOf, ToolError } from "./errors.ts";
+import { messageOf, ToolError, UsageError } from "./errors.ts";
+import { checkFlags, flagErrorHandler } from "./flags.ts";
 import { VERSION } from "./version.ts";
 
 /** How a tool maps error classes onto its own exit-code vocabulary. */
@@ -54,10 +55,19 @@ export async function runTool(cmd: AnyCommand, rawArgs: string[], edge: ToolEdge
     } else if (depth === 0 && rest.length === 1 && rest[0] === "--version") {
       process.stdout.write(`${VERSION}\n`);
     } else {
-      const { result } = await runCommand(leaf, { rawArgs: rest });
+      const { result } = await runCommand(
+        await withFlags(leaf, rest, await commandLabel(cmd, rawArgs.slice(0, depth))),
+        { rawArgs: rest },
+      );
       code = typeof result === "number" ? result : 0;
     }
   } catch (error) {
+    const handler = error instanceof FlagError ? flagErrorHandler(error.leaf) : undefined;
+    if (handler) {
+      code = await handler(error as FlagError);
+      process.exitCode = code;
+      return code;
+    }
     code = exitCodeFor(error, edge);
     process.stderr.write(`✗ ${messageOf(error)}\n`);
     if (process.env.PROCTOR_DEBUG && error instanceof Error && error.stack)
@@ -65,6 +75,50 @@ export async function runTool(cmd: AnyCommand, rawArgs: string[], edge: ToolEdge
   }
   process.exitCode = code;
   return code;
+}
+
+/** A flag problem found before the command ran, with the command it was for. */
+class FlagError extends UsageError {
+  constructor(
+    message: string,
+    readonly leaf: AnyCommand,
+  ) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/**
+ * The leaf with its flags checked (lib/flags.ts) and each repeatable flag's values handed to run()
+ * as an array under every spelling citty accepts (citty itself keeps only the last value).
+ */
+async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promise<AnyCommand> {
+  const def = leaf.args;
+  const argsDef = (typeof def === "function" ? await def() : await def) ?? {};
+  let repeats: Map<string, string[]>;
+  try {
+    repeats = checkFlags(argsDef, rest, label);
+  } catch (error) {
+    throw error instanceof UsageError ? new FlagError(error.message, leaf) : error;
+  }
+  const run = leaf.run;
+  if (repeats.size === 0 || !run) return leaf;
+  return {
+    ...leaf,
+    run: (ctx) => {
+      const args = ctx.args as Record<string, unknown>;
+      for (const [name, values] of repeats)
+        for (const key of [name, name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())])
+          args[key] = values;
+      return run(ctx);
+    },
+  };
+}
+
+/** `eval-steps harvest`: the tool's name and the words that chose the subcommand. */
+async function commandLabel(cmd: AnyCommand, words: string[]): Promise<string> {
+  const meta = typeof cmd.meta === "function" ? await cmd.meta() : await cmd.meta;
+  return [meta?.name ?? "the command", ...words].join(" ");
 }
 
 function exitCodeFor(error: unknown, edge: ToolEdge): number {

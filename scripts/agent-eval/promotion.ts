@@ -5,6 +5,7 @@
 // missing flag answers with the JSON object.
 import { defineCommand } from "citty";
 import { messageOf, ToolError, UsageError } from "../../lib/errors.ts";
+import { onFlagError } from "../../lib/flags.ts";
 import { isInteractive } from "../../lib/log.ts";
 import { lockTask } from "../../lib/promotion/lock.ts";
 import { ReportedError, resolveWhere } from "../../lib/promotion/options.ts";
@@ -149,11 +150,22 @@ export const verdict = defineCommand({
 });
 
 export const verify = defineCommand({
-  meta: { name: "verify", description: "re-hash every artifact, the sealed key and the sealed seed" },
-  args: { "run-dir": { type: "string", description: "the run directory" }, ...shared },
+  meta: {
+    name: "verify",
+    description: "check every file and provenance against the sealed manifest, the sealed key and seed",
+  },
+  args: {
+    "run-dir": { type: "string", description: "the run directory" },
+    legacy: {
+      type: "boolean",
+      default: false,
+      description: "a run written before sealed manifests: check provenance's artifacts only",
+    },
+    ...shared,
+  },
   run: ({ args }) =>
     emit(
-      () => promotionVerify(need(args["run-dir"], "--run-dir")),
+      () => promotionVerify(need(args["run-dir"], "--run-dir"), { legacy: args.legacy === true }),
       (r) => {
         const x = r as { verified: boolean; reason: string };
         return `${x.verified ? "✓" : "✗"} ${x.reason}`;
@@ -179,3 +191,11 @@ export const plan = defineCommand({
       (r) => renderPlan(r as ReturnType<typeof promotionPlan>).trimEnd(),
     ),
 });
+
+// A repeated or unknown flag is refused before run(); it still answers with the JSON object.
+for (const c of [lock, run, verdict, verify, plan])
+  onFlagError(c, (e) =>
+    emit(() => {
+      throw e;
+    }),
+  );

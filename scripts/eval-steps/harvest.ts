@@ -1,17 +1,14 @@
 // `eval-steps harvest`: shadow pairs -> redacted step cases. Thin: flags -> lib/steps/harvest.ts ->
 // the selection on stdout (text, or --output json). Exit 0 done (also when nothing was selected),
-// 2 usage, 3 a bad input file (pair store, key, history) or a redaction that failed closed, 4 the
-// cases could not be written. With --dry-run it prints the selection and writes nothing.
+// 2 usage (also an --out that exists and is not empty), 3 a bad input file (pair store, a row over
+// --max-row-bytes, a repeated pair id, key, history) or a redaction that failed closed, 4 the cases
+// could not be written (--out left as it was). With --dry-run it prints the selection and writes nothing.
 import { defineCommand } from "citty";
 import { UsageError } from "../../lib/errors.ts";
+import { flagValues, repeatable } from "../../lib/flags.ts";
 import { createLogger } from "../../lib/log.ts";
 import type { SelectReason } from "../../lib/steps/case.ts";
 import { type HarvestResult, harvest as runHarvest } from "../../lib/steps/harvest.ts";
-
-/** A flag given once or repeated (citty collects repeats into an array). */
-function list(v: unknown): string[] {
-  return v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String);
-}
 
 function num(flag: string, v: unknown, integer: boolean): number | undefined {
   if (v === undefined) return undefined;
@@ -37,13 +34,19 @@ export const harvest = defineCommand({
       required: true,
       description: "the pair store (JSONL, plaintext or sealed rows)",
     },
-    "pair-key-file": { type: "string", description: "pair key file (base64); repeat for retired keys" },
+    "pair-key-file": repeatable({
+      type: "string",
+      description: "pair key file (base64); repeat for retired keys",
+    }),
     "session-key-file": {
       type: "string",
       description: "key that hashes session ids (default: derived from the first --pair-key-file)",
     },
     experiment: { type: "string", required: true, description: "the experiment whose pairs to harvest" },
-    out: { type: "string", description: "the step suite directory to write (mode 0700)" },
+    out: {
+      type: "string",
+      description: "the step suite directory to create (absent or empty; mode 0700, published in one rename)",
+    },
     history: { type: "string", description: "judge history JSONL (eval-steps judge), for judge-loss" },
     select: {
       type: "string",
@@ -51,9 +54,16 @@ export const harvest = defineCommand({
     },
     "per-depth": { type: "string", description: "sample size per depth bucket (default 5)" },
     "judge-loss": { type: "string", description: "judge score margin that counts as a loss (default 0.2)" },
-    "keep-field": { type: "string", description: "also keep this top-level request field; repeatable" },
-    "redact-pattern": { type: "string", description: "also redact what this regex matches; repeatable" },
+    "keep-field": repeatable({
+      type: "string",
+      description: "also keep this top-level request field; repeatable",
+    }),
+    "redact-pattern": repeatable({
+      type: "string",
+      description: "also redact what this regex matches; repeatable",
+    }),
     seed: { type: "string", description: "seed of the sample (default 1)" },
+    "max-row-bytes": { type: "string", description: "longest pair store row in bytes (default 33554432)" },
     "dry-run": { type: "boolean", description: "print the selection, write nothing" },
     output: { type: "string", description: "text (default) or json" },
   },
@@ -64,7 +74,7 @@ export const harvest = defineCommand({
     const log = createLogger("eval-steps");
     const r = await runHarvest({
       pairs: args.pairs,
-      pairKeyFiles: list(args["pair-key-file"]),
+      pairKeyFiles: flagValues(args["pair-key-file"]),
       ...(args["session-key-file"] ? { sessionKeyFile: args["session-key-file"] } : {}),
       experiment: args.experiment,
       ...(args.out ? { out: args.out } : {}),
@@ -80,9 +90,12 @@ export const harvest = defineCommand({
       ...(args["judge-loss"] !== undefined
         ? { judgeLoss: num("--judge-loss", args["judge-loss"], false) }
         : {}),
-      keepFields: list(args["keep-field"]),
-      redactPatterns: list(args["redact-pattern"]),
+      keepFields: flagValues(args["keep-field"]),
+      redactPatterns: flagValues(args["redact-pattern"]),
       ...(args.seed !== undefined ? { seed: num("--seed", args.seed, true) } : {}),
+      ...(args["max-row-bytes"] !== undefined
+        ? { maxRowBytes: num("--max-row-bytes", args["max-row-bytes"], true) }
+        : {}),
       dryRun: args["dry-run"] === true,
     });
     process.stdout.write(output === "json" ? `${JSON.stringify(r)}\n` : render(r));

@@ -5,6 +5,7 @@
 // 2 usage, 3 a bad input file (pair store, key, history, rubric).
 import { defineCommand } from "citty";
 import { UsageError } from "../../lib/errors.ts";
+import { flagValues, repeatable } from "../../lib/flags.ts";
 import { judgePairs } from "../../lib/steps/judge-pairs.ts";
 import { checkFlags, keyFromEnv, positiveInt } from "../../lib/steps/replay-run.ts";
 
@@ -12,10 +13,10 @@ export const judge = defineCommand({
   meta: { name: "judge", description: "grade pairs with a judge model into the history file" },
   args: {
     pairs: { type: "string", required: true, description: "the pair store (JSONL)" },
-    "pair-key-file": {
+    "pair-key-file": repeatable({
       type: "string",
       description: "key file for sealed rows; repeat (or comma-separate) for retired keys",
-    },
+    }),
     experiment: { type: "string", required: true, description: "the experiment to grade" },
     history: { type: "string", required: true, description: "the history file to append to (JSONL)" },
     rubric: { type: "string", required: true, description: "the rubric file" },
@@ -40,10 +41,9 @@ export const judge = defineCommand({
     const sample = args.sample === "0" ? 0 : positiveInt("--sample", args.sample, 50);
     const r = await judgePairs({
       pairs: args.pairs,
-      // citty collects a repeated flag into an array; a comma list is accepted too.
-      pairKeyFiles: [args["pair-key-file"] ?? []]
-        .flat()
-        .flatMap((v) => String(v).split(","))
+      // Every --pair-key-file is kept (lib/flags.ts); a comma list is accepted too.
+      pairKeyFiles: flagValues(args["pair-key-file"])
+        .flatMap((v) => v.split(","))
         .filter(Boolean),
       experiment: args.experiment,
       history: args.history,

@@ -1,0 +1,110 @@
+// A command line's flags checked against what the command declares, before citty parses them. citty
+// hands node:util's parseArgs no `multiple` and no `strict`, so a repeated flag silently keeps only
+// its last value and an undeclared (mistyped) flag is silently ignored: `--redact-pattern A
+// --redact-pattern B` dropped A, and `--redact-patern A` dropped it too. Here a flag declared with
+// repeatable() keeps every value in order; any other flag given twice, or not declared, is a
+// usage error naming it. Commands that declare no flags take their argv as it is (grade runlog).
+import { parseArgs } from "node:util";
+import type { ArgDef, ArgsDef, CommandDef } from "citty";
+import { UsageError } from "./errors.ts";
+
+const REPEATABLE = new WeakSet<object>();
+
+/** Marks a string flag as repeatable: every value is kept, in order, as a string[]. */
+export function repeatable<T extends ArgDef & { type: "string" }>(def: T): T {
+  REPEATABLE.add(def);
+  return def;
+}
+
+/** True for a flag definition marked with repeatable(). */
+export function isRepeatable(def: ArgDef): boolean {
+  return REPEATABLE.has(def);
+}
+
+/** The values of a repeatable flag as the command receives them (none, one or many). */
+export function flagValues(v: unknown): string[] {
+  if (v === undefined || v === false) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
+type AnyCommand = CommandDef<any>;
+type FlagErrorHandler = (error: UsageError) => number | Promise<number>;
+const HANDLERS = new WeakMap<object, FlagErrorHandler>();
+
+/** Lets a command report a flag error its own way (the promotion lane answers with a JSON object). */
+export function onFlagError(cmd: AnyCommand, handler: FlagErrorHandler): void {
+  HANDLERS.set(cmd, handler);
+}
+
+/** The handler a command registered for flag errors, if any. */
+export function flagErrorHandler(cmd: AnyCommand): FlagErrorHandler | undefined {
+  return HANDLERS.get(cmd);
+}
+
+const camel = (s: string) => s.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+interface Declared {
+  name: string;
+  boolean: boolean;
+  repeatable: boolean;
+}
+
+/** Every spelling citty accepts for a flag (name, camelCase, kebab-case, aliases) -> the flag. */
+function spellings(argsDef: ArgsDef): Map<string, Declared> {
+  const out = new Map<string, Declared>();
+  for (const [name, def] of Object.entries(argsDef)) {
+    if (def.type === "positional") continue;
+    const d = { name, boolean: def.type === "boolean", repeatable: REPEATABLE.has(def) };
+    const alias = "alias" in def && def.alias !== undefined ? [def.alias].flat() : [];
+    for (const s of [name, camel(name), kebab(name), ...alias]) out.set(s, d);
+  }
+  return out;
+}
+
+/**
+ * Checks `rawArgs` against `argsDef` (the same tokens citty's parser sees) and returns the values of
+ * each repeatable flag given, in order. Throws UsageError for a repeated single-value flag, an
+ * undeclared flag, or a repeatable flag without a value.
+ */
+export function checkFlags(
+  argsDef: ArgsDef,
+  rawArgs: readonly string[],
+  command: string,
+): Map<string, string[]> {
+  const byName = spellings(argsDef);
+  const values = new Map<string, string[]>();
+  if (byName.size === 0) return values;
+  const seen = new Map<string, number>();
+  const given = (raw: string, d: Declared | undefined, value: string | undefined) => {
+    if (!d) throw new UsageError(`Cannot accept unknown flag "${raw}": see ${command} --help`);
+    const n = (seen.get(d.name) ?? 0) + 1;
+    seen.set(d.name, n);
+    if (d.repeatable) {
+      if (value === undefined) throw new UsageError(`Cannot accept --${d.name} without a value`);
+      values.set(d.name, [...(values.get(d.name) ?? []), value]);
+    } else if (n > 1) {
+      throw new UsageError(`Cannot accept --${d.name} twice: it takes one value`);
+    }
+  };
+  // citty drops every `--no-<flag>` before `--` and sets <flag> to false; only a boolean may be negated.
+  const rest: string[] = [];
+  for (const [i, arg] of rawArgs.entries()) {
+    if (arg === "--") {
+      rest.push(...rawArgs.slice(i));
+      break;
+    }
+    if (arg.startsWith("--no-")) {
+      const d = byName.get(arg.slice(5));
+      given(arg, d?.boolean ? d : undefined, "false");
+    } else rest.push(arg);
+  }
+  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
+  for (const [s, d] of byName) options[s] = { type: d.boolean ? "boolean" : "string" };
+  for (const [s, d] of byName)
+    if (s.length === 1 && options[d.name]) (options[d.name] as { short?: string }).short = s;
+  const { tokens } = parseArgs({ args: rest, options, strict: false, allowPositionals: true, tokens: true });
+  for (const t of tokens) if (t.kind === "option") given(t.rawName, byName.get(t.name), t.value);
+  return values;
+}
