@@ -1,8 +1,10 @@
 // The case.json format of the hermetic lane: one zod schema for a good case (what `grade lint` and
 // schemas/case.schema.json hold cases to), and loadCase(), which reads a case as leniently as
 // grade.py did: only what grading needs (an object with a non-empty grade list) is a load error;
-// a bad assertion is graded as a failed line, not refused here.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+// a bad assertion is graded as a failed line, not refused here. case.json is read capped and never
+// from a FIFO; a parse error names the file, the line and the column (nesting is bounded, no stack
+// overflow).
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { z } from "zod";
 import { PyJsonError, parsePyJson } from "./_py/json.ts";
@@ -110,6 +112,29 @@ export interface LoadedCase {
   grade: unknown[];
 }
 
+/** The largest case.json read (real ones are a few KiB). */
+export const MAX_CASE_BYTES = 4 * 1024 * 1024;
+
+/** Reads a regular file (a link is followed: the case is the user's) without blocking, capped. */
+function readCaseBytes(path: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error("not a regular file");
+    if (st.size > MAX_CASE_BYTES) throw new Error(`larger than ${MAX_CASE_BYTES} bytes`);
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads and parses case.json under `dir`; throws ConfigError (missing, not JSON, not an object). */
 export function readCaseJson(dir: string): { path: string; dir: string; data: Record<string, unknown> } {
   let abs = resolve(dir);
@@ -119,17 +144,18 @@ export function readCaseJson(dir: string): { path: string; dir: string; data: Re
     // a missing directory: reported as a missing case.json below
   }
   const path = join(abs, "case.json");
-  let isFile = false;
+  let kind: "file" | "other" | "missing" = "missing";
   try {
-    isFile = statSync(path).isFile();
+    kind = statSync(path).isFile() ? "file" : "other";
   } catch {
-    isFile = false;
+    kind = "missing";
   }
-  if (!isFile) throw new ConfigError(`missing case.json: ${path}`);
+  if (kind === "missing") throw new ConfigError(`missing case.json: ${path}`);
+  if (kind === "other") throw new ConfigError(`Cannot read case "${path}": not a regular file`);
   let data: unknown;
   let text = "";
   try {
-    const bytes = readFileSync(path);
+    const bytes = readCaseBytes(path);
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
     data = parsePyJson(text);
   } catch (error) {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Case, caseJsonSchema, loadCase } from "../lib/case.ts";
+import { Case, caseJsonSchema, loadCase, MAX_CASE_BYTES } from "../lib/case.ts";
 import { ConfigError } from "../lib/errors.ts";
 import { FIXTURES, REPO, writeCase } from "./support/grade.ts";
 import { tempDir } from "./support/tmp.ts";
@@ -80,4 +81,56 @@ test("every grade fixture that is a good case parses with the Case schema", () =
 test("schemas/case.schema.json is the generated schema", () => {
   const committed = JSON.parse(readFileSync(join(REPO, "schemas", "case.schema.json"), "utf8"));
   expect(committed).toEqual(caseJsonSchema());
+});
+
+describe("hostile case.json files: one line naming the file and what is wrong, never a stack", () => {
+  const rows: { name: string; write: (path: string) => void; message: (path: string) => string }[] = [
+    {
+      name: "cut off mid-list",
+      write: (p) => writeFileSync(p, '{"name": "x", "grade": [\n'),
+      message: (p) => `Cannot parse case "${p}": Expecting value at line 2 column 1`,
+    },
+    {
+      name: "nested 5000 deep (bounded, no stack overflow)",
+      write: (p) => writeFileSync(p, `${"[".repeat(5000)}${"]".repeat(5000)}`),
+      message: (p) => `Cannot parse case "${p}": Nesting too deep at line 1 column 902`,
+    },
+    {
+      name: "nested 100000 deep in an object",
+      write: (p) => writeFileSync(p, `{"grade": ${'{"a": '.repeat(100_000)}1${"}".repeat(100_001)}`),
+      message: (p) => `Cannot parse case "${p}": Nesting too deep at line 1 column 5411`,
+    },
+    {
+      name: "a FIFO (refused without blocking)",
+      write: (p) => execFileSync("mkfifo", [p]),
+      message: (p) => `Cannot read case "${p}": not a regular file`,
+    },
+    {
+      name: "sparse 2 GiB (refused before any read)",
+      write: (p) => truncateSync((writeFileSync(p, ""), p), 2 ** 31),
+      message: (p) => `Cannot read case "${p}": larger than ${MAX_CASE_BYTES} bytes`,
+    },
+    {
+      name: "parses, but a field is wrong",
+      write: (p) => writeFileSync(p, '{"version": "1", "grade": [{}]}'),
+      message: (p) => `Cannot load case "${p}": expected 1 at version, got '1'`,
+    },
+  ];
+  for (const row of rows) {
+    test(row.name, () => {
+      using tmp = tempDir("case-hostile");
+      const path = join(tmp.path, "case.json");
+      row.write(path);
+      let error: unknown;
+      try {
+        loadCase(tmp.path);
+      } catch (e) {
+        error = e;
+      }
+      expect({ type: (error as Error).name, message: (error as Error).message }).toEqual({
+        type: "ConfigError",
+        message: row.message(path),
+      });
+    });
+  }
 });

@@ -5,7 +5,8 @@
 import { PyJsonError, parsePyJson, pyJsonErrorText } from "../_py/json.ts";
 import { pyRepr, pyStr } from "../_py/repr.ts";
 import { isPyDict, isPyInt, pyTruthy } from "../_py/value.ts";
-import { decodeUtf8, outArtifact, readRegularFile } from "./out.ts";
+import { ConfinedPathError } from "../confined.ts";
+import { decodeUtf8, outArtifact, readFailure, readGraded } from "./out.ts";
 import type { GradeHandler, ToolOutcome } from "./types.ts";
 
 /** The call log a gh-calls assertion reads when it names none. */
@@ -55,13 +56,14 @@ export const ghCallsTool: GradeHandler = async (a, ctx) => {
   const file = pyTruthy(a.file) ? pyStr(a.file) : DEFAULT_CALL_LOG;
   const where = outArtifact(file, ctx.outDir);
   if (!where.ok) return fail(`call log must be an OUT/ path without '..' or symlinks, got ${pyRepr(file)}`);
-  let bytes: Uint8Array | null;
+  let bytes: Uint8Array;
   try {
-    bytes = readRegularFile(where.path);
+    bytes = readGraded(where.path, ctx.outDir, ctx.maxFileBytes);
   } catch (error) {
-    return fail(`cannot read call log ${file}: ${(error as Error).message}`);
+    if (error instanceof ConfinedPathError && error.reason === "missing")
+      return fail(`missing call log ${file}`);
+    return fail(`cannot read call log: ${readFailure(error, file)}`);
   }
-  if (bytes === null) return fail(`missing call log ${file}`);
   const text = decodeUtf8(bytes);
   if (text === null) return fail(`call log ${file} is not valid UTF-8`);
   const log = parseCallLog(text);

@@ -1,28 +1,19 @@
 // The two tools that only look at artifact files: `file-exists` (a regular file is there; a directory
 // counts as missing) and `red-green` (the evidence object is exactly {"red_exit": 1, "green_exit": 0}
-// with int values). Paths are grade.py's: OUT substituted, anything else relative to the cwd.
-import { readFileSync, statSync } from "node:fs";
+// with int values). Paths are grade.py's: OUT substituted, anything else relative to the cwd. Both
+// read through lib/grade/out.ts, so a FIFO or a 2 GiB file the subject left is refused, not read.
 import { resolve } from "node:path";
 import { PyJsonError, parsePyJson, pyJsonErrorText } from "../_py/json.ts";
 import { pyStr } from "../_py/repr.ts";
-import { pyOSError, pyPath } from "../_py/text.ts";
+import { pyPath } from "../_py/text.ts";
 import { isPyDict, isPyInt, pyTruthy } from "../_py/value.ts";
-import { decodeUtf8, subOut } from "./out.ts";
+import { decodeUtf8, isGradedFile, readFailure, readGraded, subOut } from "./out.ts";
 import type { GradeContext, GradeHandler } from "./types.ts";
 
 /** The assertion's path with OUT substituted: [as printed, absolute]. */
 export function assertionPath(file: unknown, ctx: GradeContext): [string, string] {
   const shown = pyPath(subOut(pyStr(file), ctx.outDir));
   return [shown, resolve(ctx.cwd, shown)];
-}
-
-/** True when `path` (symlinks followed, as Path.is_file) is a regular file. */
-export function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** `file-exists`: got 0 when `file` (else `args[0]`) is a regular file, else 1. */
@@ -34,7 +25,7 @@ export const fileExistsTool: GradeHandler = async (a, ctx) => {
   }
   if (!pyTruthy(file)) return { got: null, reason: "file-exists requires 'file'", output: [] };
   const [, path] = assertionPath(file, ctx);
-  return { got: isFile(path) ? 0 : 1, output: [] };
+  return { got: isGradedFile(path, ctx.outDir) ? 0 : 1, output: [] };
 };
 
 /** `red-green`: got 0 iff the evidence has exactly the keys red_exit = 1 and green_exit = 0, both ints. */
@@ -43,13 +34,19 @@ export const redGreenTool: GradeHandler = async (a, ctx) => {
   const [shown, path] = assertionPath(a.file, ctx);
   let evidence: unknown;
   let text: string | null = "";
+  let bytes: Uint8Array;
   try {
-    text = decodeUtf8(readFileSync(path));
+    bytes = readGraded(path, ctx.outDir, ctx.maxFileBytes);
+  } catch (error) {
+    return { got: null, reason: `invalid red-green JSON: ${readFailure(error, shown)}`, output: [] };
+  }
+  try {
+    text = decodeUtf8(bytes);
     if (text === null)
       return { got: null, reason: "invalid red-green JSON: file is not valid UTF-8", output: [] };
     evidence = parsePyJson(text);
   } catch (error) {
-    const why = error instanceof PyJsonError ? pyJsonErrorText(error, text ?? "") : pyOSError(error, shown);
+    const why = error instanceof PyJsonError ? pyJsonErrorText(error, text ?? "") : readFailure(error, shown);
     return { got: null, reason: `invalid red-green JSON: ${why}`, output: [] };
   }
   if (!isPyDict(evidence))

@@ -5,10 +5,9 @@
 
 import { pyStr } from "../_py/repr.ts";
 import { pyTruthy } from "../_py/value.ts";
-import { runIddLint } from "../idd/cli.ts";
+import { type LintIo, runIddLint } from "../idd/cli.ts";
 import { runRule } from "./_run.ts";
-import { isFile } from "./files.ts";
-import { outArtifact, readArtifactValue, subOut } from "./out.ts";
+import { isGradedFile, outArtifact, readArtifactValue, readGraded, subOut } from "./out.ts";
 import { ShlexError, shlexSplit } from "./shlex.ts";
 import type { GradeContext, GradeHandler, ToolOutcome } from "./types.ts";
 
@@ -17,8 +16,13 @@ export const iddLintTool: GradeHandler = async (a, ctx) => {
   const args = pyTruthy(a.args) ? a.args : [];
   if (!Array.isArray(args)) return { got: null, reason: "args must be a list", output: [] };
   const argv = args.map((x) => subOut(pyStr(x), ctx.outDir));
-  return runRule(() => runIddLint(argv, { cwd: ctx.repoRoot, stdin: "" }));
+  return runRule(() => runIddLint(argv, lintIo(ctx)));
 };
+
+/** The linter's io: files it reads go through lib/grade/out.ts (no FIFO, no link under OUT, capped). */
+function lintIo(ctx: GradeContext): LintIo {
+  return { cwd: ctx.repoRoot, stdin: "", readFile: (path) => readGraded(path, ctx.outDir, ctx.maxFileBytes) };
+}
 
 const PREFIX = ["python3", "scripts/idd-lint.py"] as const;
 const SUBSTITUTION = /^\$\(tr -d '\\n' < (OUT\/[A-Za-z0-9._/-]+)\)$/;
@@ -34,7 +38,7 @@ function substituted(token: string | undefined, outDir: string): string | null {
 function artifactFile(token: string | undefined, outDir: string): string | null {
   if (token === undefined) return null;
   const r = outArtifact(token, outDir);
-  return r.ok && isFile(r.path) ? r.path : null;
+  return r.ok && isGradedFile(r.path, outDir) ? r.path : null;
 }
 
 /** Translates a legacy shell assertion into a fixed idd-lint argv, or says why it was refused. */
@@ -76,7 +80,7 @@ export const shellTool: GradeHandler = async (a, ctx: GradeContext): Promise<Too
   const t = translateShell(a.args, ctx.outDir);
   if (!t.ok) return { got: null, reason: `rejected before execution: ${t.reason}`, output: [] };
   const argv = t.argv;
-  return runRule(() => runIddLint(argv, { cwd: ctx.repoRoot, stdin: "" }));
+  return runRule(() => runIddLint(argv, lintIo(ctx)));
 };
 
 /** The lint view of a shell command: null when its shape is allowlisted, else the rejection reason. */

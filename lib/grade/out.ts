@@ -1,8 +1,12 @@
-// The OUT token: grade.py's substitution of the artifact directory into assertion arguments, and the
+// The OUT token: grade.py's substitution of the artifact directory into assertion arguments, the
 // stricter resolution of `OUT/...` artifact paths that `shell` and `gh-calls` read (pattern, no `..`,
-// inside OUT, no symlinks, regular file, bounded UTF-8 read). It does not decide pass or fail.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+// inside OUT, no symlinks), and the one way the grader reads a file: a path under OUT through
+// lib/confined.ts (no link at any component, O_NONBLOCK, FIFOs and devices refused, capped), any
+// other path regular-only and capped too. It does not decide pass or fail.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
 import { pyOSError } from "../_py/text.ts";
+import { ConfinedPathError, openConfined, readConfined, readRegular } from "../confined.ts";
 import { resolveInside } from "../fsx.ts";
 
 /** grade.py's `(?<![A-Za-z0-9_])OUT(?=/|$|[^A-Za-z0-9_])`: OUT as a path root, never inside a word. */
@@ -39,8 +43,68 @@ export function outArtifact(
   return { ok: false, why: "outside" };
 }
 
+/**
+ * The default cap on every file the runner or the grader reads, publishes or keeps: a subject can
+ * leave a sparse 2 GiB file that costs it no disk. run-eval's --max-file-bytes raises it.
+ */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** The root-relative parts of `path` when it lies under `root`, else null. */
+export function underRoot(root: string, path: string): string | null {
+  const rel = relative(root, path);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? null : rel;
+}
+
+/**
+ * Reads a file an assertion names: under OUT (the subject's) without a link at any component,
+ * elsewhere (a path the case's author wrote) without a final link; never a FIFO, socket or device
+ * (refused without blocking), never more than `maxBytes`. Throws ConfinedPathError.
+ */
+export function readGraded(path: string, outDir: string, maxBytes = MAX_FILE_BYTES): Buffer {
+  const rel = underRoot(outDir, path);
+  return rel === null ? readRegular(path, { maxBytes }) : readConfined(outDir, rel, { maxBytes });
+}
+
+/** True when `path` is a regular file; under OUT no link may lead there (lib/confined.ts). */
+export function isGradedFile(path: string, outDir: string): boolean {
+  const rel = underRoot(outDir, path);
+  try {
+    closeSync((rel === null ? openRegularFollow(path) : openConfined(outDir, rel)).fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// grade.py's Path.is_file() outside OUT follows links: a stat, then an open that cannot block.
+function openRegularFollow(path: string): { fd: number } {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  if (fstatSync(fd).isFile()) return { fd };
+  closeSync(fd);
+  throw new ConfinedPathError(path, "not-regular");
+}
+
+/**
+ * A read failure as a reason line: grade.py's OSError text for a missing file or a directory (the
+ * original's wording), else the refusal, naming the file and what was expected of it.
+ */
+export function readFailure(error: unknown, shown: string): string {
+  if (!(error instanceof ConfinedPathError)) return pyOSError(error, shown);
+  if (error.reason === "missing") return pyOSError({ code: "ENOENT" }, shown);
+  if (error.reason === "not-regular" && isDirectory(error.path)) return pyOSError({ code: "EISDIR" }, shown);
+  return error.message.replace(`"${error.path}"`, `"${shown}"`);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Reads a regular file without following a final symlink; null when it is not a regular file. */
-export function readRegularFile(path: string, limit = Number.POSITIVE_INFINITY): Uint8Array | null {
+export function readRegularFile(path: string, limit = MAX_FILE_BYTES): Uint8Array | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

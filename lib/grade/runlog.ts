@@ -1,24 +1,26 @@
 // `gi-runlog-echo`: pipes one artifact file into the run-log validator (lib/runlog.ts, `--echo`, so
 // nothing is written) and reports its exit: 0 a valid record, 3 an invalid one. A missing file fails
 // whatever expect_exit says. The bytes go through undecoded: the validator owns the UTF-8 rule.
-import { readFileSync } from "node:fs";
-import { pyOSError } from "../_py/text.ts";
+// The file is read through lib/grade/out.ts (no FIFO, no link under OUT, capped).
 import { pyTruthy } from "../_py/value.ts";
 import { runRunlog } from "../runlog.ts";
 import { runRule } from "./_run.ts";
-import { assertionPath, isFile } from "./files.ts";
+import { assertionPath } from "./files.ts";
+import { readFailure, readGraded } from "./out.ts";
 import type { GradeHandler } from "./types.ts";
 
 /** `gi-runlog-echo`: `gi-runlog --echo < file`, got = its exit code. */
 export const runlogEchoTool: GradeHandler = async (a, ctx) => {
   if (!pyTruthy(a.file)) return { got: null, reason: "gi-runlog-echo requires 'file'", output: [] };
   const [shown, path] = assertionPath(a.file, ctx);
-  if (!isFile(path)) return { got: null, reason: `missing file ${shown}`, output: [] };
   let payload: Uint8Array;
   try {
-    payload = readFileSync(path);
+    payload = readGraded(path, ctx.outDir, ctx.maxFileBytes);
   } catch (error) {
-    return { got: null, reason: `cannot read ${pyOSError(error, shown)}`, output: [] };
+    // grade.py: not Path.is_file() is a missing file; a FIFO, a link or an oversize file is refused.
+    const why = readFailure(error, shown);
+    const missing = why.startsWith("[Errno 2]") || why.startsWith("[Errno 21]");
+    return { got: null, reason: missing ? `missing file ${shown}` : why, output: [] };
   }
   return runRule(() => runRunlog(["--echo"], payload, { cwd: ctx.repoRoot }));
 };

@@ -18,6 +18,8 @@ export interface GradeOptions {
   repoRoot?: string;
   /** The directory relative non-OUT paths are read from (default: the current directory). */
   cwd?: string;
+  /** The cap on every file an assertion reads (default lib/grade/out.ts MAX_FILE_BYTES). */
+  maxFileBytes?: number;
 }
 
 function realOrResolved(p: string): string {
@@ -85,6 +87,7 @@ export async function gradeCase(
     outDir: realOrResolved(outDir),
     repoRoot: realOrResolved(opts.repoRoot || process.env.REPO_ROOT || process.cwd()),
     cwd: resolve(opts.cwd ?? process.cwd()),
+    maxFileBytes: opts.maxFileBytes,
   };
   const assertions: AssertionResult[] = [];
   for (const [i, a] of loaded.grade.entries()) assertions.push(await gradeAssertion(a, i, ctx));

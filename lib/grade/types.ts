@@ -9,6 +9,8 @@ export interface GradeContext {
   repoRoot: string;
   /** The directory a relative, non-OUT path is read from (grade.py's own cwd). */
   cwd: string;
+  /** The cap on every file an assertion reads (default lib/grade/out.ts MAX_FILE_BYTES). */
+  maxFileBytes?: number;
 }
 
 /** What one tool did. A `reason` fails the assertion whatever expect_exit says. */

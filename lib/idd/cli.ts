@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ArgvError, type OptionDef, type Parsed, parseArgv } from "../_argv.ts";
 import { splitlines, strip, universalNewlines } from "../_py/text.ts";
+import { ConfinedPathError } from "../confined.ts";
 import { messageOf } from "../errors.ts";
 import { run } from "../proc.ts";
 import { lintBranch } from "./branch.ts";
@@ -20,6 +21,8 @@ import { renderStats, statsJson } from "./stats-report.ts";
 export interface LintIo {
   cwd: string;
   stdin?: string;
+  /** Reads FILE (absolute); the grader passes one that refuses FIFOs, links under OUT and big files. */
+  readFile?: (path: string) => Uint8Array;
 }
 
 /** A finished run, as a child process would have produced it. */
@@ -205,14 +208,20 @@ async function commitSubjects(range: string, cwd: string): Promise<string[]> {
   return splitlines(out).filter((line) => strip(line));
 }
 
+/** A refusal's words without its path: "not a regular file", "larger than the size cap (...)". */
+function refusedWhy(e: ConfinedPathError): string {
+  return `refused, ${e.message.slice(`Refused "${e.path}": `.length)}`;
+}
+
 /** FILE or stdin as text; an unreadable or non-UTF-8 file is a usage error, not a crash. */
 function readInput(file: string | undefined, io: LintIo): string {
   if (file === undefined || file === "-") return io.stdin ?? "";
   let bytes: Buffer;
   try {
-    bytes = readFileSync(resolve(io.cwd, file));
+    bytes = Buffer.from((io.readFile ?? readFileSync)(resolve(io.cwd, file)));
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
+    if (e instanceof ConfinedPathError) throw new Exit2(`cannot read ${file}: ${refusedWhy(e)}`);
     throw new Exit2(
       `cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.code === "EISDIR" ? "is a directory" : messageOf(e)}`,
     );

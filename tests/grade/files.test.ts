@@ -20,9 +20,10 @@ describe("file-exists", () => {
     { name: "a missing file", assertion: { file: "OUT/missing.txt" }, want: { got: 1, output: [] } },
     { name: "a directory counts as missing", assertion: { file: "OUT/dir" }, want: { got: 1, output: [] } },
     {
-      name: "a symlink to a file (Path.is_file follows it)",
+      // grade.py followed it; OUT is the subject's, so no link is followed under it (tests/grade/hostile.test.ts)
+      name: "a symlink to a file under OUT counts as missing",
       assertion: { file: "OUT/link.txt" },
-      want: { got: 0, output: [] },
+      want: { got: 1, output: [] },
     },
     { name: "args[0] when no file", assertion: { args: ["OUT/there.txt"] }, want: { got: 0, output: [] } },
     { name: "relative to the cwd", assertion: { file: "out/there.txt" }, want: { got: 0, output: [] } },
