@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { createServer as createNetServer, type Server } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { homedir, networkInterfaces, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type ProcResult, run } from "../../lib/proc.ts";
 import {
@@ -83,19 +83,28 @@ function listening(server: Server, ...args: unknown[]): Promise<void> {
   });
 }
 
-async function tcpServer() {
+async function tcpServer(host = "127.0.0.1") {
   let accepted = 0;
   const server = createNetServer((s) => {
     accepted++;
     s.destroy();
   });
-  await listening(server, 0, "127.0.0.1");
+  await listening(server, 0, host);
   const addr = server.address();
   return {
     port: typeof addr === "object" && addr ? addr.port : 0,
     accepted: () => accepted,
     close: () => server.close(),
   };
+}
+
+/** This machine's first non-loopback IPv4 address (a target that never leaves the machine). */
+function hostAddress(): string {
+  const a = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i?.family === "IPv4" && !i.internal);
+  if (!a) throw new Error("The escape table needs a non-loopback IPv4 interface on this machine");
+  return a.address;
 }
 
 /** Bounded poll: resolves true as soon as cond() holds, false after ~3 s. */
@@ -214,38 +223,41 @@ const ESCAPES: Escape[] = [
     },
   },
   {
-    id: "resolve-name",
-    attempt: "resolve a public name with the system resolver (getent hosts example.com)",
-    async plan(sandbox, workDir) {
-      // The control runs inside the sandbox (a name from /etc/hosts resolves), because a real DNS
-      // lookup from the host would send packets off the machine.
-      const script = "getent hosts example.com && echo RESOLVED";
+    id: "interface-out",
+    attempt: "find a way out for a name lookup or a connection: any interface but lo in the sandbox",
+    async plan() {
+      // No public name is looked up and no address beyond this machine is tried: such a probe would
+      // send packets off the machine the day isolation broke. With lo alone there is no route out.
+      const script =
+        "{ read -r; read -r; while IFS=': ' read -r n _; do echo \"IF:$n\"; done; } </proc/net/dev";
+      const names = (r: ProcResult) => r.stdout.split("\n").filter((l) => l.startsWith("IF:"));
       return {
         script,
-        escaped: (r) => r.stdout.includes("RESOLVED"),
+        escaped: (r) => names(r).join(" ") !== "IF:lo",
         control: async () =>
-          (await inSandbox(sandbox, workDir, "getent hosts localhost && echo LOCAL")).stdout.includes(
-            "LOCAL",
-          ),
+          names(await run([BASH, "-c", script], { env: HOST_ENV })).some((n) => n !== "IF:lo"),
         cleanup: () => undefined,
       };
     },
   },
   {
-    id: "reach-any-address",
-    attempt: "connect to an address outside the host (192.0.2.1, TEST-NET-1): must fail locally",
+    id: "reach-host-address",
+    attempt: "connect to a TCP server the test started on the host's own non-loopback address",
     async plan() {
-      const srv = await tcpServer();
+      const addr = hostAddress();
+      const srv = await tcpServer(addr);
       const script = '(exec 3<>"/dev/tcp/$ADDR/$P" && echo CONNECTED) 2>&1';
+      const env = { ADDR: addr, P: String(srv.port) };
       return {
         script,
-        env: { ADDR: "192.0.2.1", P: "9" },
-        escaped: (r) => r.stdout.includes("CONNECTED") || !r.stdout.includes("Network is unreachable"),
-        // The method (bash /dev/tcp) works outside, shown on the host's own loopback server only.
+        env,
+        escaped: (r) =>
+          r.stdout.includes("CONNECTED") ||
+          srv.accepted() > 0 ||
+          !r.stdout.includes("Network is unreachable"),
+        // The same connection from the host: the address is this machine's own, so nothing leaves it.
         control: async () =>
-          (
-            await run([BASH, "-c", script], { env: { ...HOST_ENV, ADDR: "127.0.0.1", P: String(srv.port) } })
-          ).stdout.includes("CONNECTED") || srv.accepted() > 0,
+          (await run([BASH, "-c", script], { env: { ...HOST_ENV, ...env } })).stdout.includes("CONNECTED"),
         cleanup: () => void srv.close(),
       };
     },
