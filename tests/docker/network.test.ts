@@ -1,10 +1,14 @@
-// The networking proof: from the agent phase (--network none) the model answers through the bridge,
-// while every other address and port, the host's own included, is unreachable and no name resolves.
-// The same probes with `--network bridge` reach the host, which shows the probes can see an open port.
+// The networking proof, without a packet beyond this machine: the agent phase (--network none) has no
+// interface but lo and no route, the host's loopback services (a listener this test starts, the mock
+// model's own port) are closed from it, and the model still answers through the bridge. The control
+// runs the same probe with `--network host` against that same 127.0.0.1 listener and sees it open, so
+// a "closed" above is the isolation's doing, not a broken probe. No public address, no docker0
+// address, no DNS lookup of a real name: a probe expected to fail would still send traffic the day
+// isolation broke.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:net";
-import { dockerRunner, type PhaseSpec } from "../../lib/docker.ts";
+import { dockerRunner } from "../../lib/docker.ts";
+import { run } from "../../lib/proc.ts";
 import { type MockModel, startMockModel } from "../support/mock-model.ts";
 import { DOCKER_TEST_MS, IMAGE_BUILD_MS, testImage } from "./_image.ts";
 
@@ -13,76 +17,90 @@ setDefaultTimeout(DOCKER_TEST_MS);
 
 let image = "";
 let mock: MockModel;
-/** Host services on every non-loopback address of the host (docker0 included), port 0 each. */
-const hostServices: { host: string; port: number; server: Server }[] = [];
+/** A service on the host's 127.0.0.1 (port 0) that counts who reached it. */
+let service: { port: number; accepted: number; server: Server };
 
 beforeAll(async () => {
   image = await testImage();
   mock = await startMockModel();
-  // iproute2, not os.networkInterfaces(): the latter leaves out docker0 while no container is attached.
-  const addrs = hostAddresses().map((a) => a.address);
-  for (const host of addrs) {
-    const server = createServer((s) => s.end("host-service\n"));
-    await new Promise<void>((r) => server.listen(0, host, () => r()));
-    const port = (server.address() as { port: number }).port;
-    hostServices.push({ host, port, server });
-  }
+  const server = createServer((s) => {
+    service.accepted++;
+    s.end("host-service\n");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  service = { port: (server.address() as { port: number }).port, accepted: 0, server };
 }, IMAGE_BUILD_MS);
 
 afterAll(async () => {
   await mock?.close();
-  for (const s of hostServices) s.server.close();
+  service?.server.close();
 });
 
 const PROBE = `probe() { if timeout 5 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null; then echo "$1:$2 open"; else echo "$1:$2 closed"; fi; }`;
 
-function script(targets: string[]): string {
-  return [
-    PROBE,
-    // The model, through the forwarder: the first line of its HTTP answer.
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
-    "m=${PROCTOR_MODEL_URL#http://}; exec 3<>/dev/tcp/${m%%:*}/${m##*:}",
-    'printf "GET / HTTP/1.1\\r\\nHost: model\\r\\nConnection: close\\r\\n\\r\\n" >&3',
-    "head -1 <&3 | cut -c1-8; exec 3<&-",
-    ...targets.map((t) => `probe ${t.replace(":", " ")}`),
-    "getent hosts deb.debian.org >/dev/null && echo dns resolves || echo dns fails",
-  ].join("\n");
-}
+/** The network namespace's interfaces (/proc/net/dev, bash builtins only) and its IPv4 routes. */
+const NAMESPACE = [
+  "{ read -r; read -r; while IFS=': ' read -r n _; do printf 'interface:%s ' \"$n\"; done; echo; } </proc/net/dev",
+  'echo "routes: $(($(wc -l </proc/net/route) - 1))"',
+].join("\n");
+
+/** The model through the forwarder: the first word of its HTTP answer. */
+const MODEL = [
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+  "m=${PROCTOR_MODEL_URL#http://}; exec 3<>/dev/tcp/${m%%:*}/${m##*:}",
+  'printf "GET / HTTP/1.1\\r\\nHost: model\\r\\nConnection: close\\r\\n\\r\\n" >&3',
+  "head -1 <&3 | cut -c1-8; exec 3<&-",
+].join("\n");
+
+const probes = (ports: number[]) => [PROBE, ...ports.map((p) => `probe 127.0.0.1 ${p}`)].join("\n");
+const lines = (s: string) => s.split("\n").filter(Boolean);
 
 describe("agent networking", () => {
-  test("--network none: the model answers, nothing else does", async () => {
-    const mockPort = new URL(mock.url).port;
-    const targets = [
-      `127.0.0.1:${mockPort}`, // the host's loopback port, seen from the container's own loopback
-      ...hostServices.map((s) => `${s.host}:${s.port}`),
-      ...hostServices.map((s) => `${s.host}:${mockPort}`),
-      "1.1.1.1:53",
-      "151.101.2.132:80", // deb.debian.org's CDN, which the host itself can reach
-    ];
-    const res = await agent("none", script(targets));
-    expect(res.stdout.split("\n").filter(Boolean)).toEqual([
-      "HTTP/1.1",
-      ...targets.map((t) => `${t} closed`),
-      "dns fails",
-    ]);
-    expect(hostServices.length).toBeGreaterThan(0);
+  test("--network none: only lo, no route, the host's loopback services closed, the model answers", async () => {
+    const mockPort = Number(new URL(mock.url).port);
+    const res = await agent([MODEL, NAMESPACE, probes([service.port, mockPort])].join("\n"));
+    expect({ stdout: lines(res.stdout), accepted: service.accepted }).toEqual({
+      stdout: [
+        "HTTP/1.1",
+        "interface:lo ",
+        "routes: 0",
+        `127.0.0.1:${service.port} closed`,
+        `127.0.0.1:${mockPort} closed`,
+      ],
+      accepted: 0,
+    });
   });
 
-  test("--network bridge (explicit opt-in): the host's services are reachable, so the probes do see open ports", async () => {
-    // The bridge's host side is docker0 (this engine's IPAM lists no Gateway field).
-    const gateway = hostAddresses().find((a) => a.dev === "docker0")?.address;
-    const svc = hostServices.find((s) => s.host === gateway);
-    expect(svc?.host).toBe(gateway);
-    const res = await agent("bridge", script([`${gateway}:${svc?.port}`]));
-    expect(res.stdout.split("\n").filter(Boolean).slice(0, 2)).toEqual([
-      "HTTP/1.1",
-      `${gateway}:${svc?.port} open`,
-    ]);
+  test("control: the same probe in the host's namespace (--network host) sees that listener open", async () => {
+    const before = service.accepted;
+    const r = await run(
+      [
+        "docker",
+        "run",
+        "--rm",
+        "--pull=never",
+        "--network",
+        "host",
+        "--cap-drop=ALL",
+        "--user=1000:1000",
+        image,
+        "bash",
+        "-c",
+        probes([service.port]),
+      ],
+      { timeoutMs: 120_000 },
+    );
+    expect({ exitCode: r.exitCode, stdout: lines(r.stdout), accepted: service.accepted - before }).toEqual({
+      exitCode: 0,
+      stdout: [`127.0.0.1:${service.port} open`],
+      accepted: 1,
+    });
   });
 });
 
-async function agent(network: PhaseSpec["network"], body: string) {
-  const runId = `n${process.pid}${network}`;
+/** `body` as the agent phase, the suite's way: --network none, the model bridged in. */
+async function agent(body: string) {
+  const runId = `n${process.pid}`;
   const r = dockerRunner();
   const ws = await r.prepare(runId, undefined);
   try {
@@ -92,21 +110,10 @@ async function agent(network: PhaseSpec["network"], body: string) {
       phase: "agent",
       argv: ["bash", "-c", body],
       timeoutMs: 120_000,
-      network,
+      network: "none",
       model: { url: mock.url },
     });
   } finally {
     await r.dispose(ws);
   }
-}
-
-/** The host's non-loopback IPv4 addresses with their devices (`ip -o -4 addr show`). */
-function hostAddresses(): { dev: string; address: string }[] {
-  const out = spawnSync("ip", ["-o", "-4", "addr", "show"], { encoding: "utf8" });
-  if (out.status !== 0) throw new Error("Missing ip(8): run `apt-get install -y iproute2`");
-  return out.stdout
-    .split("\n")
-    .map((l) => /^\d+:\s+(\S+)\s+inet\s+([\d.]+)\//.exec(l))
-    .filter((m): m is RegExpExecArray => m !== null && m[1] !== "lo")
-    .map((m) => ({ dev: m[1] as string, address: m[2] as string }));
 }

@@ -119,7 +119,11 @@ export function generateRunResult(n = 6, seed = 3): RunResult {
               namespaces: ["user", "mnt", "pid", "net", "ipc", "uts"],
               uid: 65534,
               interfaces: ["lo"],
-              egress: { target: "1.1.1.1:443", blocked: true, detail: "connect: ENETUNREACH" },
+              egress: {
+                target: "127.0.0.1:41234 (host loopback)",
+                blocked: true,
+                detail: "bash: connect: Connection refused",
+              },
               ok: true,
             },
       output: `◆ ${name}\n<script>alert(1)</script>\n${ok ? "✓ passed" : "✗ failed"}\n`,
