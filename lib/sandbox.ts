@@ -17,8 +17,8 @@
 //   write v.proof to OUT/sandbox.json; v.started and v.proof.ok, or the case fails
 // With roBinds `inside` under the work dir, bwrap and unshare create an empty placeholder file there
 // on the host (the mount point); write the gh wrapper script yourself instead if that is in the way.
-import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { UsageError } from "./errors.ts";
 import { which } from "./fsx.ts";
@@ -32,10 +32,13 @@ import {
   unshareArgv,
   type WrapContext,
 } from "./sandbox/_wrap.ts";
+import { DEFAULT_LIMITS, type SubjectLimits } from "./sandbox/limits.ts";
+import { hostFilter } from "./sandbox/seccomp.ts";
 import { prepareWorkDir } from "./sandbox/stage.ts";
 
 // The promotion lane builds its own bwrap line (shared network, its CLI bound read-only) from the same parts.
 export { checkSpec, MACOS_PROFILE, SUBJECT_ID, setprivArgs, type WrapContext } from "./sandbox/_wrap.ts";
+export { DEFAULT_LIMITS, parseLimit, type SubjectLimits } from "./sandbox/limits.ts";
 export {
   type IsolationProbe,
   type IsolationProof,
@@ -91,8 +94,8 @@ export interface DetectOptions {
   searchPath?: string;
   /** Root of the /proc tree read for the user-namespace switches. */
   procRoot?: string;
-  /** The runner's HOME, hidden from the subject (with /home and /root); defaults to os.homedir(). */
-  home?: string;
+  /** Per-subject pids and memory limits (bwrap and unshare); defaults to DEFAULT_LIMITS. */
+  limits?: SubjectLimits;
   /** Replaces the real probe: returns null when the sandbox works, else why not. */
   probe?: (sandbox: Sandbox) => Promise<string | null>;
 }
@@ -175,7 +178,7 @@ export async function detectSandbox(opts: DetectOptions = {}): Promise<SandboxDe
         "no supported macOS network sandbox (sandbox-exec not found)",
         "restore /usr/bin/sandbox-exec",
       );
-    const sandbox = makeSandbox("sandbox-exec", { tool, setpriv: null, drop: false, hide: [] });
+    const sandbox = makeSandbox("sandbox-exec", { tool, setpriv: null, drop: false });
     const why = await probe(sandbox);
     if (why)
       return refuse(`sandbox-exec does not work here: ${why}`, "check that sandbox-exec runs for this user");
@@ -198,17 +201,20 @@ export async function detectSandbox(opts: DetectOptions = {}): Promise<SandboxDe
     );
     remedies.push("apt-get install -y util-linux");
   } else {
-    const dirs = [
-      ...new Set(["/home", "/root", opts.home ?? homedir()].flatMap((d) => existingDir(d) ?? [])),
-    ];
-    const hide = dirs.filter((d) => !dirs.some((e) => e !== d && d.startsWith(`${e}/`)));
     for (const mechanism of opts.prefer ? [opts.prefer] : (["bwrap", "unshare"] as const)) {
       const tool = which(mechanism, searchPath);
       if (!tool) {
         notes.push(`${mechanism}: not installed`);
         continue;
       }
-      const sandbox = makeSandbox(mechanism, { tool, setpriv, drop: runnerUid === 0, hide });
+      const sandbox = makeSandbox(mechanism, {
+        tool,
+        setpriv,
+        drop: runnerUid === 0,
+        limits: opts.limits ?? DEFAULT_LIMITS,
+        seccomp: mechanism === "bwrap" ? hostFilter() : null,
+        tmpfsSize: mechanism === "bwrap" && (await takesSize(tool)),
+      });
       const why = await probe(sandbox);
       if (!why) return { ok: true, sandbox };
       notes.push(`${mechanism}: ${why}`);
@@ -226,13 +232,13 @@ export async function detectSandbox(opts: DetectOptions = {}): Promise<SandboxDe
   return refuse(`${scope}; refusing unsandboxed eval (${notes.join("; ")})`, remedies.join("; or "));
 }
 
-/** The real path of a directory, or null when it does not exist (nothing to hide then). */
-function existingDir(path: string): string | null {
+/** True when this bwrap has `--size` for a tmpfs (0.7.0 and later; older ones refuse the flag). */
+async function takesSize(bwrap: string): Promise<boolean> {
   try {
-    const real = realpathSync(path);
-    return statSync(real).isDirectory() && real !== "/" ? real : null;
+    const r = await run([bwrap, "--help"], { env: { PATH: "/usr/bin:/bin" }, timeoutMs: 10_000 });
+    return /^\s*--size\b/m.test(r.stdout + r.stderr);
   } catch {
-    return null;
+    return false;
   }
 }
 

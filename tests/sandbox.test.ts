@@ -10,7 +10,6 @@ import {
   mkdirSync,
   readFileSync,
   readlinkSync,
-  realpathSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -18,8 +17,12 @@ import {
 import { join } from "node:path";
 import { ConfigError, UsageError } from "../lib/errors.ts";
 import { run } from "../lib/proc.ts";
+import { limitsPrefix } from "../lib/sandbox/limits.ts";
+import { hostFilter } from "../lib/sandbox/seccomp.ts";
+import { ETC_BINDS, systemViewArgs } from "../lib/sandbox/view.ts";
 import {
   accessibleBy,
+  DEFAULT_LIMITS,
   type DetectOptions,
   detectSandbox,
   INSTALL_HINT,
@@ -255,23 +258,27 @@ describe("wrap() invocations", () => {
     "--no-new-privs",
     "--",
   ];
+  // The prefix (run as the runner): rlimits, then the seccomp program opened on fd 3 for bwrap.
+  const prefix = limitsPrefix(DEFAULT_LIMITS, hostFilter());
   // biome-ignore format: one flag (and its operands) per line reads like the bwrap man page
-  const bwrapTail = (bin: string, home: string) => [
+  const bwrapTail = (bin: string) => [
     `${bin}/bwrap`,
     "--unshare-all",
     "--unshare-user",
     "--disable-userns",
     "--die-with-parent",
     "--new-session",
-    "--ro-bind", "/", "/",
+    ...systemViewArgs(),
     "--proc", "/proc",
     "--dev", "/dev",
+    "--tmpfs", "/dev/shm",
     "--tmpfs", "/tmp",
     "--tmpfs", "/run",
     "--tmpfs", "/var/tmp",
-    ...["/home", "/root", home].filter((d) => existsSync(d)).flatMap((d) => ["--tmpfs", d]),
+    "--remount-ro", "/dev",
     "--bind", "/tmp/w", "/tmp/w",
     "--ro-bind", "/opt/gh", "/tmp/w/bin/gh",
+    ...(hostFilter() ? ["--seccomp", "3"] : []),
     "--chdir", "/tmp/w/repo",
     "--",
     "bash", "/tmp/w/case/subject.sh",
@@ -280,10 +287,15 @@ describe("wrap() invocations", () => {
     {
       name: "root runner drops to 65534 before bwrap",
       uid: 0,
-      argv: (b: string, h: string) => [...drop(b), ...bwrapTail(b, h)],
+      argv: (b: string) => [...prefix, ...drop(b), ...bwrapTail(b)],
       subjectUid: SUBJECT_ID,
     },
-    { name: "non-root runner runs bwrap directly", uid: 1000, argv: bwrapTail, subjectUid: null },
+    {
+      name: "non-root runner runs bwrap directly",
+      uid: 1000,
+      argv: (b: string) => [...prefix, ...bwrapTail(b)],
+      subjectUid: null,
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {
@@ -293,20 +305,19 @@ describe("wrap() invocations", () => {
         platform: "linux",
         runnerUid: c.uid,
         searchPath: bin,
-        home: root.path,
         probe: async () => null,
       });
       const w = sandbox.wrap({ ...spec, roBinds: [bind] });
       expect({ mechanism: sandbox.mechanism, argv: w.argv, env: w.env, uid: sandbox.subjectUid }).toEqual({
         mechanism: "bwrap",
-        argv: c.argv(bin, realpathSync(root.path)),
+        argv: c.argv(bin),
         env: spec.env,
         uid: c.subjectUid,
       });
     });
   }
 
-  test("unshare: root runner drops first and dies with the runner; stage one gets work dir, dirs to hide (a missing HOME is left out), cwd, ids, binds, command", async () => {
+  test("unshare: root runner drops first and dies with the runner; stage one gets work dir, cwd, ids, tmpfs size, the /etc list, binds, command", async () => {
     using root = tempDir("proctor-sbx-argv");
     const bin = fakeBin(root.path, TOOLS);
     const sandbox = await mustDetect({
@@ -314,12 +325,12 @@ describe("wrap() invocations", () => {
       runnerUid: 0,
       prefer: "unshare",
       searchPath: bin,
-      home: join(root.path, "no-such-home"),
       probe: async () => null,
     });
     const { argv } = sandbox.wrap({ ...spec, roBinds: [bind] });
-    const script = argv.indexOf("-c") + 1;
+    const script = argv.lastIndexOf("-c") + 1;
     expect([...argv.slice(0, script), ...argv.slice(script + 1)]).toEqual([
+      ...limitsPrefix(DEFAULT_LIMITS, null),
       ...drop(bin).slice(0, -1),
       "--pdeathsig=KILL",
       "--",
@@ -341,11 +352,12 @@ describe("wrap() invocations", () => {
       "-c",
       "proctor-sandbox",
       "/tmp/w",
-      ["/home", "/root"].filter((d) => existsSync(d)).join("\n"),
       "/tmp/w/repo",
       "65534",
       "65534",
       `${bin}/unshare`,
+      "1024m",
+      ETC_BINDS.join("\n"),
       "1",
       "/opt/gh",
       "/tmp/w/bin/gh",

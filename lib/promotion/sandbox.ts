@@ -4,7 +4,7 @@
 // root from nothing: new user, pid, ipc, uts and cgroup namespaces, no nested user namespaces, and
 // only these binds:
 //   the run root                     read-write (the run's stage, its own arm's skills, the gh shim)
-//   /usr and its /bin, /lib* links   read-only (the system)
+//   /usr and its /bin, /lib* links   read-only (the system; lib/sandbox/view.ts, shared with run-eval)
 //   a short list of /etc files       read-only (users, name resolution, TLS roots, loader, git)
 //   the agent's own install          read-only: the directory of its executable, the whole
 //                                    node_modules holding it when it is an npm CLI, and the
@@ -14,21 +14,13 @@
 // /root, /home and the other arm are simply not there. As root we drop to 65534 BEFORE bwrap
 // (lib/sandbox/_wrap.ts says why), so every bound path must be readable by that uid. Fail closed:
 // no working bwrap means exit 4 with the remedy; `--no-sandbox` is the recorded opt-out.
-import {
-  closeSync,
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  openSync,
-  readSync,
-  realpathSync,
-  rmSync,
-} from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, resolve, sep } from "node:path";
 import { UpstreamError } from "../errors.ts";
 import { isExecutable, which } from "../fsx.ts";
 import { run } from "../proc.ts";
+import { ETC_BINDS, isSystemPath, SYSTEM_LINKS, systemViewArgs } from "../sandbox/view.ts";
 import type { Sandbox, SandboxSpec, WrapContext } from "../sandbox.ts";
 import {
   accessibleBy,
@@ -38,33 +30,6 @@ import {
   SUBJECT_ID,
   setprivArgs,
 } from "../sandbox.ts";
-
-/** /etc entries an agent CLI may need: users, DNS, TLS roots, the loader, locale, git's config. */
-const ETC = [
-  "passwd",
-  "group",
-  "hosts",
-  "host.conf",
-  "resolv.conf",
-  "nsswitch.conf",
-  "gai.conf",
-  "ssl",
-  "ca-certificates",
-  "ca-certificates.conf",
-  "ld.so.cache",
-  "ld.so.conf",
-  "ld.so.conf.d",
-  "alternatives",
-  "localtime",
-  "os-release",
-  "mime.types",
-  "gitconfig",
-];
-const SYSTEM_LINKS = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
-
-function isSystemPath(p: string): boolean {
-  return ["/usr", ...SYSTEM_LINKS].some((s) => p === s || p.startsWith(`${s}/`));
-}
 
 /** bwrap argv for the agent: network shared, nothing of the host but the system and `roBinds`. */
 export function agentBwrapArgv(ctx: WrapContext, spec: SandboxSpec): string[] {
@@ -79,21 +44,8 @@ export function agentBwrapArgv(ctx: WrapContext, spec: SandboxSpec): string[] {
     "--disable-userns",
     "--die-with-parent",
     "--new-session",
-    "--ro-bind",
-    "/usr",
-    "/usr",
+    ...systemViewArgs(),
   );
-  for (const link of SYSTEM_LINKS) {
-    let st: ReturnType<typeof lstatSync>;
-    try {
-      st = lstatSync(link);
-    } catch {
-      continue;
-    }
-    if (st.isSymbolicLink()) argv.push("--symlink", realpathSync(link).replace(/^\//, ""), link);
-    else if (st.isDirectory()) argv.push("--ro-bind", link, link);
-  }
-  for (const name of ETC) argv.push("--ro-bind-try", `/etc/${name}`, `/etc/${name}`);
   argv.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp");
   argv.push("--bind", spec.workDir, spec.workDir);
   for (const b of spec.roBinds ?? []) argv.push("--ro-bind", b.host, b.inside);
@@ -232,7 +184,7 @@ export async function detectAgentSandbox(): Promise<Sandbox> {
     throw new UpstreamError(
       "running as root and setpriv (util-linux) was not found\n  To fix: apt-get install -y util-linux",
     );
-  const sandbox = makeAgentSandbox({ tool, setpriv, drop: root, hide: [] });
+  const sandbox = makeAgentSandbox({ tool, setpriv, drop: root });
   const dir = mkdtempSync(`${realpathSync(tmpdir())}/idd-agent-probe-`);
   try {
     try {
@@ -296,4 +248,4 @@ export async function probeIsolation(
   return { ok, uid: Number.isFinite(uid) ? uid : null, paths: result };
 }
 
-export { ETC as ETC_BINDS, SYSTEM_LINKS };
+export { ETC_BINDS, SYSTEM_LINKS };

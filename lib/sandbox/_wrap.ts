@@ -13,6 +13,8 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import type { SandboxSpec } from "../sandbox.ts";
+import { limitsPrefix, SECCOMP_FD, type SubjectLimits, tmpfsBytes } from "./limits.ts";
+import { ETC_BINDS, systemViewArgs } from "./view.ts";
 
 /** The uid/gid subjects run as when the runner is root (the conventional "nobody"). */
 export const SUBJECT_ID = 65534;
@@ -28,11 +30,18 @@ export interface WrapContext {
   setpriv: string | null;
   /** True when the runner is root: setpriv drops to 65534 before the tool runs. */
   drop: boolean;
-  /**
-   * Existing directories covered by an empty tmpfs: the runner's HOME, /home and /root (tokens in
-   * ~/.config, other users' dotfiles); outermost only (HOME under /home is covered by /home).
-   */
-  hide: string[];
+  /** Per-subject rlimits (lib/sandbox/limits.ts); absent: none (the promotion agent). */
+  limits?: SubjectLimits;
+  /** The compiled seccomp program for bwrap (lib/sandbox/seccomp.ts); absent or null: none. */
+  seccomp?: Uint8Array | null;
+  /** True when this bwrap takes `--size` for a tmpfs (0.7.0 and later). */
+  tmpfsSize?: boolean;
+}
+
+/** The limits-and-seccomp prefix for a context: empty when it sets neither. */
+function prefixOf(ctx: WrapContext, seccomp: Uint8Array | null): string[] {
+  if (!ctx.limits) return [];
+  return limitsPrefix(ctx.limits, seccomp);
 }
 
 /**
@@ -75,13 +84,15 @@ function chdirExec(cwd: string, command: string[]): string[] {
 }
 
 /**
- * bwrap: new user, net, pid, ipc, uts and cgroup namespaces, no nested user namespaces, read-only
- * system, private /tmp, /var/tmp, /run and /dev (host service sockets live in /run: a network
- * namespace does not cover path-based unix sockets), /home, /root and the runner's HOME hidden, only
- * workDir writable, killed with the runner, own session (no TIOCSTI into the runner's terminal).
+ * bwrap: new user, net, pid, ipc, uts and cgroup namespaces, no nested user namespaces, and the
+ * minimal view (lib/sandbox/view.ts: /usr, the system links, a short /etc list) on an empty root:
+ * fresh /proc, minimal /dev, private size-capped /tmp, /var/tmp, /run and /dev/shm, only workDir
+ * writable, roBinds read-only; rlimits and the seccomp filter from the prefix; killed with the
+ * runner, own session (no TIOCSTI into the runner's terminal).
  */
 export function bwrapArgv(ctx: WrapContext, spec: SandboxSpec): string[] {
-  const argv = setprivArgs(ctx, false);
+  const seccomp = ctx.limits ? (ctx.seccomp ?? null) : null;
+  const argv = [...prefixOf(ctx, seccomp), ...setprivArgs(ctx, false)];
   argv.push(
     ctx.tool,
     "--unshare-all",
@@ -89,81 +100,96 @@ export function bwrapArgv(ctx: WrapContext, spec: SandboxSpec): string[] {
     "--disable-userns",
     "--die-with-parent",
     "--new-session",
-    "--ro-bind",
-    "/",
-    "/",
+    ...systemViewArgs(),
     "--proc",
     "/proc",
     "--dev",
     "/dev",
-    "--tmpfs",
-    "/tmp",
-    "--tmpfs",
-    "/run",
-    "--tmpfs",
-    "/var/tmp",
   );
-  for (const dir of ctx.hide) argv.push("--tmpfs", dir);
+  const size = ctx.limits && ctx.tmpfsSize ? ["--size", tmpfsBytes(ctx.limits)] : [];
+  for (const dir of ["/dev/shm", "/tmp", "/run", "/var/tmp"]) argv.push(...size, "--tmpfs", dir);
+  // bwrap's /dev is an uncapped tmpfs the subject could fill; only /dev/shm (capped) stays writable.
+  argv.push("--remount-ro", "/dev");
   argv.push("--bind", spec.workDir, spec.workDir);
   for (const b of spec.roBinds ?? []) argv.push("--ro-bind", b.host, b.inside);
+  if (seccomp) argv.push("--seccomp", String(SECCOMP_FD));
   argv.push("--chdir", spec.cwd, "--", ...spec.command);
   return argv;
 }
 
 // Stage one of the unshare mechanism, run as root of the new user namespace (no real privilege: that
-// root is the subject's own uid outside). It makes every mount read-only, puts empty tmpfs over /tmp,
-// /var/tmp, /run, /dev/shm and the hidden homes, re-mounts the work dir (held open on fd 9 while its parent is covered) and
-// the read-only binds, then execs stage two: a nested user namespace in which the subject has its own
-// uid back (not 0) and no capabilities. Any failure ends it before the subject starts (fail closed).
+// root is the subject's own uid outside). It builds the same minimal view as bwrap on an empty tmpfs
+// root (lib/sandbox/view.ts: /usr, the system links, the /etc list; a fresh /proc, a small read-only
+// /dev, private size-capped /tmp, /var/tmp, /run and /dev/shm), binds the work dir (held open on fd 9
+// while /tmp is covered) and the read-only binds, pivots into it and detaches the host's tree, then
+// execs stage two: a nested user namespace in which the subject has its own uid back (not 0) and no
+// capabilities. Any failure ends it before the subject starts (fail closed).
 export const UNSHARE_SETUP = `set -eu
-w=$1; h=$2; c=$3; u=$4; g=$5; unshare=$6; n=$7; shift 7
+w=$1; c=$2; u=$3; g=$4; unshare=$5; size=$6; etc=$7; n=$8; shift 8
+p=$PATH; PATH=/usr/sbin:/usr/bin:/sbin:/bin
 exec 9<"$w"
 for ((i = 0; i < n; i++)); do
   src=\${@:$((2 * i + 1)):1}
   exec {fd}<"$src"; fds[i]=$fd
   if [ -d "$src" ]; then kinds[i]=d; else kinds[i]=f; fi
 done
-while read -r _ _ _ _ mp opts _; do
-  case "$opts" in ro|ro,*) continue;; esac
-  case "$mp" in *\\\\*) mp=$(printf '%b' "$mp");; esac
-  case "$mp" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*) continue;; esac
-  mount -o remount,bind,ro "$mp" || { echo "proctor-sandbox: cannot make $mp read-only" >&2; exit 125; }
-done < /proc/self/mountinfo
-while IFS= read -r d; do
-  if [ -n "$d" ] && [ "$d" != / ] && [ -d "$d" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev proctor "$d"; fi
-done <<< "/tmp
-/var/tmp
-/run
-/dev/shm
-$h"
-mkdir -p "$w"
-mount --no-canonicalize --bind /proc/self/fd/9 "$w"
-mount -o remount,bind,rw "$w"
+ro() { mount -o remount,bind,ro "$1"; }
+tmp() { mkdir -p "$1"; mount -t tmpfs -o "mode=\${2:-1777},nosuid,nodev\${size:+,size=$size}" proctor "$1"; }
+bindfile() { mkdir -p "$(dirname "$2")"; [ -e "$2" ] || : > "$2"; mount --no-canonicalize --bind "$1" "$2"; }
+r=/tmp
+mount -t tmpfs -o mode=0755,nosuid,nodev proctor "$r"
+mkdir "$r/usr" "$r/etc" "$r/proc" "$r/dev" "$r/.old"
+mount --rbind /usr "$r/usr"; ro "$r/usr"
+for l in /bin /sbin /lib /lib32 /lib64 /libx32; do
+  if [ -L "$l" ]; then ln -s "$(readlink "$l")" "$r$l"
+  elif [ -d "$l" ]; then mkdir "$r$l"; mount --rbind "$l" "$r$l"; ro "$r$l"; fi
+done
+while IFS= read -r e; do
+  if [ -d "/etc/$e" ]; then mkdir "$r/etc/$e"; mount --rbind "/etc/$e" "$r/etc/$e"; ro "$r/etc/$e"
+  elif [ -e "/etc/$e" ]; then bindfile "/etc/$e" "$r/etc/$e"; ro "$r/etc/$e"; fi
+done <<< "$etc"
+mount --rbind /proc "$r/proc"
+mount -t tmpfs -o mode=0755,nosuid,nodev,size=1m proctor "$r/dev"
+for d in null zero full random urandom tty; do bindfile "/dev/$d" "$r/dev/$d"; done
+ln -s /proc/self/fd "$r/dev/fd"; ln -s /proc/self/fd/0 "$r/dev/stdin"
+ln -s /proc/self/fd/1 "$r/dev/stdout"; ln -s /proc/self/fd/2 "$r/dev/stderr"
+tmp "$r/dev/shm"; mount -o remount,bind,ro,nosuid,nodev "$r/dev"
+tmp "$r/tmp"; tmp "$r/var/tmp"; tmp "$r/run" 0755
+mkdir -p "$r$w"
+mount --no-canonicalize --bind /proc/self/fd/9 "$r$w"
+mount -o remount,bind,rw "$r$w"
 exec 9<&-
 for ((i = 0; i < n; i++)); do
-  dst=\${@:$((2 * i + 2)):1}
-  if [ "\${kinds[i]}" = d ]; then mkdir -p "$dst"; else mkdir -p "$(dirname "$dst")"; [ -e "$dst" ] || : > "$dst"; fi
-  mount --no-canonicalize --bind "/proc/self/fd/\${fds[i]}" "$dst"
-  mount -o remount,bind,ro "$dst"
+  dst=$r\${@:$((2 * i + 2)):1}
+  if [ "\${kinds[i]}" = d ]; then mkdir -p "$dst"; mount --no-canonicalize --bind "/proc/self/fd/\${fds[i]}" "$dst"
+  else bindfile "/proc/self/fd/\${fds[i]}" "$dst"; fi
+  ro "$dst"
   fd=\${fds[i]}; exec {fd}<&-
 done
 shift $((2 * n))
 [ "$1" = -- ] && shift
+cd "$r"
+pivot_root . .old
+umount -l /.old
+rmdir /.old
+mount -o remount,bind,ro,nosuid,nodev /
+PATH=$p
 cd "$c"
 exec "$unshare" --user --map-user="$u" --map-group="$g" -- "$@"
 `;
 
 /**
  * unshare: new user, net, pid (with its own /proc), ipc, uts and mount namespaces, killed with
- * unshare; the file system as under bwrap (read-only, private /tmp, /var/tmp and /run, HOME hidden,
- * only workDir writable, roBinds) via UNSHARE_SETUP; the subject keeps its host uid inside.
+ * unshare; the host file system read-only (private /tmp, /var/tmp and /run, HOME hidden, only
+ * workDir writable, roBinds) via UNSHARE_SETUP; the subject keeps its host uid inside. The rlimits
+ * apply; there is no seccomp filter (util-linux has no portable loader), so bwrap is preferred.
  */
 export function unshareArgv(
   ctx: WrapContext,
   spec: SandboxSpec,
   subjectIds: { uid: number; gid: number },
 ): string[] {
-  const argv = setprivArgs(ctx, true);
+  const argv = [...prefixOf(ctx, null), ...setprivArgs(ctx, true)];
   const binds = spec.roBinds ?? [];
   argv.push(
     ctx.tool,
@@ -185,11 +211,12 @@ export function unshareArgv(
     UNSHARE_SETUP,
     "proctor-sandbox",
     spec.workDir,
-    ctx.hide.join("\n"),
     spec.cwd,
     String(subjectIds.uid),
     String(subjectIds.gid),
     ctx.tool,
+    ctx.limits ? `${ctx.limits.memoryMiB}m` : "",
+    ETC_BINDS.join("\n"),
     String(binds.length),
     ...binds.flatMap((b) => [b.host, b.inside]),
     "--",

@@ -29,6 +29,7 @@ import {
   type Sandbox,
   type SandboxDetection,
   SUBJECT_ID,
+  type SubjectLimits,
 } from "../../lib/sandbox.ts";
 import { tempDir } from "../support/tmp.ts";
 
@@ -55,6 +56,8 @@ interface Plan {
 interface Escape {
   id: string;
   attempt: string;
+  /** Rows that need bwrap's seccomp filter (the unshare fallback has none). */
+  only?: "bwrap";
   plan(sandbox: Sandbox, workDir: string): Promise<Plan>;
 }
 
@@ -144,6 +147,99 @@ function openDir(parent: string, prefix: string): string {
   const dir = mkdtempSync(join(parent, prefix));
   chmodSync(dir, 0o777);
   return dir;
+}
+
+/** Small limits for the table, so a fork bomb here never crowds other 65534 processes on the host. */
+const TEST_LIMITS: SubjectLimits = { pids: 256, memoryMiB: 256 };
+
+/** A world-readable file in a folder the test makes on the host, outside /tmp, /home and /root. */
+function hostFolder(): string {
+  const parent =
+    process.getuid?.() === 0 && existsSync("/opt") ? "/opt" : join(REPO, "tests/fixtures/sandbox");
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(join(parent, ".proctor-sbx-host-"));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** True when the subject's uid can read `path` on the host (then only the sandbox stands in the way). */
+async function readableOutside(sandbox: Sandbox, path: string, text: string): Promise<boolean> {
+  const uid = sandbox.subjectUid ?? -1;
+  const as = sandbox.subjectUid === null || accessibleBy(path, uid, uid, 4) ? asSubject(sandbox) : [];
+  return (await run([...as, "/usr/bin/cat", path], { env: HOST_ENV })).stdout.includes(text);
+}
+
+// Python through ctypes: one system call the seccomp filter refuses, with arguments that make it
+// succeed where nothing refuses it. Prints OK or ERR <errno>.
+const SYSCALL_PY = `import ctypes, os, sys, platform, struct
+libc = ctypes.CDLL(None, use_errno=True)
+NR = {"x86_64": {"io_uring_setup": 425, "bpf": 321, "userfaultfd": 323, "keyctl": 250, "perf_event_open": 298, "mount": 165},
+      "aarch64": {"io_uring_setup": 425, "bpf": 280, "userfaultfd": 282, "keyctl": 219, "perf_event_open": 241, "mount": 40}}[platform.machine()]
+L = ctypes.c_long
+buf = ctypes.create_string_buffer(256)
+name = sys.argv[1]
+if name == "io_uring_setup": args = (L(1), buf)
+elif name == "bpf": struct.pack_into("IIII", buf, 0, 2, 4, 4, 1); args = (L(0), buf, L(72))
+elif name == "userfaultfd": args = (L(1 | os.O_CLOEXEC),)
+elif name == "keyctl": args = (L(0), L(-2), L(1))
+elif name == "perf_event_open": struct.pack_into("IIQ", buf, 0, 1, 128, 1); struct.pack_into("Q", buf, 40, 96); args = (buf, L(0), L(-1), L(-1), L(0))
+else: args = (b"none", sys.argv[2].encode(), b"tmpfs", L(0), None)
+r = libc.syscall(L(NR[name]), *args)
+print("OK" if r >= 0 else "ERR %d" % ctypes.get_errno())
+`;
+
+// PTRACE_ATTACH to the targets named: "child" (a child it forks) and "init" (the sandbox's pid 1).
+const PTRACE_PY = `import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+r, w = os.pipe()
+child = os.fork()
+if child == 0:
+    os.close(w); os.read(r, 1); os._exit(0)
+for t in sys.argv[1:]:
+    rc = libc.ptrace(16, 1 if t == "init" else child, None, None)
+    print(t, "OK" if rc == 0 else "ERR %d" % ctypes.get_errno())
+os.kill(child, 9)
+`;
+
+// Forks up to N children that wait on a pipe (they end with the parent); prints how many it got.
+const FORK_PY = `import os
+r, w = os.pipe()
+n = 0
+for i in range(int(os.environ["N"])):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        os.close(w); os.read(r, 1); os._exit(0)
+    n += 1
+print("forked", n)
+`;
+
+/** One row per refused system call: fails inside, succeeds outside (mount: in the runner's own namespace). */
+function syscallRow(call: string): Escape {
+  return {
+    id: `seccomp-${call}`,
+    attempt: `${call} with arguments that succeed unsandboxed (seccomp answers EPERM)`,
+    only: "bwrap",
+    async plan(_sandbox, workDir) {
+      const target = join(workDir, "mnt");
+      mkdirSync(target, { recursive: true });
+      const control = mkdtempSync(join(tmpdir(), "proctor-sbx-mnt-"));
+      const script = `python3 -c "$PY" ${call} "$T"`;
+      return {
+        script,
+        env: { PY: SYSCALL_PY, T: target },
+        escaped: (r) => r.stdout.trim() !== "ERR 1",
+        control: async () => {
+          const host = call === "mount" ? ["unshare", "-Urm"] : [];
+          const r = await run([...host, "python3", "-c", SYSCALL_PY, call, control], { env: HOST_ENV });
+          return r.stdout.trim() === "OK";
+        },
+        cleanup: () => rmSync(control, { recursive: true, force: true }),
+      };
+    },
+  };
 }
 
 // ---- the table -----------------------------------------------------------------------------------
@@ -530,6 +626,133 @@ const ESCAPES: Escape[] = [
       };
     },
   },
+  {
+    id: "fork-bomb",
+    attempt: `fork 2,000 processes (bounded by RLIMIT_NPROC ${TEST_LIMITS.pids} for the subject's uid)`,
+    async plan(sandbox, workDir) {
+      return {
+        script: 'python3 -c "$PY"',
+        env: { PY: FORK_PY, N: "2000" },
+        escaped: (r) => {
+          const n = Number(/forked (\d+)/.exec(r.stdout)?.[1] ?? "-1");
+          return n < 0 || n >= TEST_LIMITS.pids;
+        },
+        // A harmless version inside: 32 children are fine.
+        control: async () =>
+          (await inSandbox(sandbox, workDir, 'python3 -c "$PY"', { PY: FORK_PY, N: "32" })).stdout.trim() ===
+          "forked 32",
+        cleanup: () => undefined,
+      };
+    },
+  },
+  {
+    id: "memory-hog",
+    attempt: `allocate and touch 2 GiB in one process (RLIMIT_DATA ${TEST_LIMITS.memoryMiB} MiB)`,
+    async plan(sandbox, workDir) {
+      const script =
+        "python3 -c \"import os; b = bytearray(int(os.environ['MIB']) << 20); print('ALLOCATED')\"";
+      return {
+        script,
+        env: { MIB: "2048" },
+        escaped: (r) => r.stdout.includes("ALLOCATED"),
+        control: async () =>
+          (await inSandbox(sandbox, workDir, script, { MIB: "64" })).stdout.trim() === "ALLOCATED",
+        cleanup: () => undefined,
+      };
+    },
+  },
+  {
+    id: "tmpfs-hog",
+    attempt: `write past the ${TEST_LIMITS.memoryMiB} MiB cap in each private tmpfs (/tmp, /var/tmp, /run, /dev/shm), and in /dev`,
+    async plan(sandbox, workDir) {
+      const script =
+        'for d in /tmp /var/tmp /run /dev/shm; do head -c "$SIZE" /dev/zero > "$d/fill" 2>/dev/null; stat -c "%s" "$d/fill"; rm -f "$d/fill"; done; touch /dev/fill 2>/dev/null && echo DEV';
+      return {
+        script,
+        env: { SIZE: String((TEST_LIMITS.memoryMiB + 16) << 20) },
+        escaped: (r) => {
+          const sizes = r.stdout.trim().split("\n");
+          return (
+            sizes.length !== 4 ||
+            sizes.some((s) => !/^\d+$/.test(s) || Number(s) > TEST_LIMITS.memoryMiB << 20)
+          );
+        },
+        control: async () =>
+          (await inSandbox(sandbox, workDir, script, { SIZE: String(1 << 20) })).stdout ===
+          `${"1048576\n".repeat(4)}`,
+        cleanup: () => undefined,
+      };
+    },
+  },
+  {
+    id: "ptrace",
+    attempt: "PTRACE_ATTACH to its own child and to the sandbox's init (pid 1), which once hung the runner",
+    only: "bwrap",
+    async plan() {
+      return {
+        script: 'python3 -c "$PY" child init',
+        env: { PY: PTRACE_PY },
+        escaped: (r) => r.stdout !== "child ERR 1\ninit ERR 1\n",
+        control: async () =>
+          (await run(["python3", "-c", PTRACE_PY, "child"], { env: HOST_ENV })).stdout === "child OK\n",
+        cleanup: () => undefined,
+      };
+    },
+  },
+  ...["io_uring_setup", "bpf", "userfaultfd", "keyctl", "perf_event_open", "mount"].map(syscallRow),
+  {
+    id: "read-repository",
+    attempt: "read the repository checkout (package.json) and its .git/config",
+    async plan(sandbox) {
+      const files = [join(REPO, "package.json"), join(REPO, ".git", "config")];
+      return {
+        script: 'cat "$REPO/package.json" "$REPO/.git/config" 2>/dev/null; ls "$REPO" 2>/dev/null',
+        env: { REPO },
+        escaped: (r) => r.stdout !== "",
+        control: async () => {
+          const texts = files.map((f) => readFileSync(f, "utf8").slice(0, 40));
+          const ok = await Promise.all(files.map((f, i) => readableOutside(sandbox, f, texts[i]!)));
+          return ok.every(Boolean);
+        },
+        cleanup: () => undefined,
+      };
+    },
+  },
+  {
+    id: "read-case-expected",
+    attempt: "read a case folder's expected/ outputs on the host (the answers it is graded against)",
+    async plan(sandbox) {
+      mkdirSync(join(REPO, "tests/fixtures/sandbox"), { recursive: true });
+      const caseDir = mkdtempSync(join(REPO, "tests/fixtures/sandbox", ".case-"));
+      chmodSync(caseDir, 0o755);
+      mkdirSync(join(caseDir, "expected"), { mode: 0o755 });
+      const answer = `answer-${nonce()}`;
+      writeFileSync(join(caseDir, "expected", "fix.diff"), `${answer}\n`, { mode: 0o644 });
+      return {
+        script: 'cat "$CASE/expected/fix.diff"; ls "$CASE"',
+        env: { CASE: caseDir },
+        escaped: (r) => r.stdout.includes(answer) || r.stdout.includes("expected"),
+        control: () => readableOutside(sandbox, join(caseDir, "expected", "fix.diff"), answer),
+        cleanup: () => rmSync(caseDir, { recursive: true, force: true }),
+      };
+    },
+  },
+  {
+    id: "read-host-folder",
+    attempt: "read a world-readable file in a host folder outside /tmp, /home and /root (/opt as root)",
+    async plan(sandbox) {
+      const dir = hostFolder();
+      const secret = `world-readable-${nonce()}`;
+      writeFileSync(join(dir, "notes.txt"), `${secret}\n`, { mode: 0o644 });
+      return {
+        script: 'cat "$FILE"',
+        env: { FILE: join(dir, "notes.txt") },
+        escaped: (r) => r.stdout.includes(secret),
+        control: () => readableOutside(sandbox, join(dir, "notes.txt"), secret),
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  },
 ];
 
 async function inSandbox(
@@ -550,8 +773,8 @@ async function inSandbox(
 // ---- the tests -----------------------------------------------------------------------------------
 
 const detections: Record<"bwrap" | "unshare", SandboxDetection> = {
-  bwrap: await detectSandbox({ prefer: "bwrap" }),
-  unshare: await detectSandbox({ prefer: "unshare" }),
+  bwrap: await detectSandbox({ prefer: "bwrap", limits: TEST_LIMITS }),
+  unshare: await detectSandbox({ prefer: "unshare", limits: TEST_LIMITS }),
 };
 
 test("the table has at least ten rows with unique ids", () => {
@@ -571,7 +794,7 @@ for (const mechanism of ["bwrap", "unshare"] as const) {
   // bwrap must run whenever the sandbox is required; unshare is the fallback and runs where it works.
   const skip = !d.ok && (mechanism === "unshare" || !required);
   describe.skipIf(skip)(`escape table under ${mechanism}`, () => {
-    for (const row of ESCAPES) {
+    for (const row of ESCAPES.filter((e) => !e.only || e.only === mechanism)) {
       test(`${row.id}: ${row.attempt}`, async () => {
         if (!d.ok) throw new Error(`${d.reason}\nremedy: ${d.remedy}\nin CI run: ${INSTALL_HINT}`);
         const sandbox = d.sandbox;

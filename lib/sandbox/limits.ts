@@ -1,0 +1,58 @@
+// Resource limits for one subject, applied before privileges are dropped: a bash prefix (run as the
+// runner) sets RLIMIT_NPROC and RLIMIT_DATA with `ulimit` (soft and hard, so the subject cannot
+// raise them back), opens the seccomp program on fd 3 for bwrap's `--seccomp 3` (a pipe fed by
+// printf: no file to race), then execs setpriv/bwrap. Why rlimits and not a cgroup: they work for
+// every runner (root or not, cgroup v1 or v2, writable or not) with no cleanup; their limits are
+// that RLIMIT_NPROC counts every process of the subject's uid on the host (concurrent subjects of a
+// root runner share 65534's count) and RLIMIT_DATA bounds each process, not their sum. The private
+// tmpfs mounts (/tmp, /var/tmp, /run, /dev/shm) get a size cap where bwrap has --size.
+import { UsageError } from "../errors.ts";
+import { printfEscape } from "./seccomp.ts";
+
+/** Per-subject limits. */
+export interface SubjectLimits {
+  /** RLIMIT_NPROC: processes and threads of the subject's uid (a fork bomb stops here). */
+  pids: number;
+  /** RLIMIT_DATA in MiB: each process's heap and private writable mappings; also each tmpfs's size. */
+  memoryMiB: number;
+}
+
+/** Enough for bash, python3, git and the gh shim (bun needs ~384 MiB of data), well under a host. */
+export const DEFAULT_LIMITS: SubjectLimits = { pids: 1024, memoryMiB: 1024 };
+
+/** The fd the prefix opens the seccomp program on (bwrap reads it to EOF, then closes it). */
+export const SECCOMP_FD = 3;
+
+const PREFIX = `ulimit -S -H -u "$1" -d "$2" || exit 125
+if [ -n "$3" ]; then exec ${SECCOMP_FD}< <(printf %b "$3") || exit 125; fi
+shift 3
+exec "$@"
+`;
+
+/** The argv prefix that applies `limits` and opens `seccomp` (null: none) before the rest runs. */
+export function limitsPrefix(limits: SubjectLimits, seccomp: Uint8Array | null): string[] {
+  return [
+    "/bin/bash",
+    "--norc",
+    "--noprofile",
+    "-c",
+    PREFIX,
+    "proctor-limits",
+    String(limits.pids),
+    String(limits.memoryMiB * 1024),
+    seccomp ? printfEscape(seccomp) : "",
+  ];
+}
+
+/** bwrap's `--size` for a private tmpfs under these limits (bytes). */
+export function tmpfsBytes(limits: SubjectLimits): string {
+  return String(limits.memoryMiB * 1024 * 1024);
+}
+
+/** Parses a limit flag's value (a positive integer) or throws a UsageError naming the flag. */
+export function parseLimit(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
