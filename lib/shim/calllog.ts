@@ -1,8 +1,9 @@
 // The gh call log (EVAL_GH_CALL_LOG): one line per invocation, byte-identical to gh_shim.py's
 // `json.dumps({"argv": normalized}, ensure_ascii=False) + "\n"`, appended with one write() under an
 // exclusive lock so parallel calls never interleave. A failure is a warning, never fatal: the
-// grader, not the subject, decides what a missing line means.
-import { closeSync, constants, openSync, writeSync } from "node:fs";
+// grader, not the subject, decides what a missing line means. The log is opened O_NONBLOCK and must
+// be a regular file: a FIFO left at its path would otherwise block every gh call forever.
+import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import { pyJsonDumps } from "../_py/json.ts";
 import { flockExclusive } from "../runtime.ts";
 
@@ -29,7 +30,9 @@ async function appendLocked(path: string, normalized: readonly string[]): Promis
   const line = Buffer.from(callLogLine(normalized), "utf8");
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o666);
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NONBLOCK;
+    fd = openSync(path, flags, 0o666);
+    if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
     // O_APPEND makes one write land whole at the end; the flock also orders writers elsewhere.
     await flockExclusive(fd);
     let off = 0;
