@@ -10,8 +10,9 @@ import { defineCommand } from "citty";
 import { runTool } from "../lib/cli.ts";
 import { UsageError } from "../lib/errors.ts";
 import { writeFileAtomic } from "../lib/fsx.ts";
+import { MAX_FILE_BYTES } from "../lib/grade/out.ts";
 import { checkReportPath, renderRunEvalReportHtml, writeReport } from "../lib/report.ts";
-import type { RunContext } from "../lib/runner/case-run.ts";
+import { GRADE_TIMEOUT_MS, type RunContext } from "../lib/runner/case-run.ts";
 import { stageGh } from "../lib/runner/gh-stage.ts";
 import { renderJunit } from "../lib/runner/junit.ts";
 import { aggregateExit, findCases, runMany } from "../lib/runner/many.ts";
@@ -51,6 +52,14 @@ const command = defineCommand({
       description: "print one machine-readable result (schemas/run-result.schema.json)",
     },
     timeout: { type: "string", description: "kill a subject after SECONDS (exit 124; default: never)" },
+    "grade-timeout": {
+      type: "string",
+      description: `give up grading a case after SECONDS (exit 2; default ${GRADE_TIMEOUT_MS / 1000})`,
+    },
+    "max-file-bytes": {
+      type: "string",
+      description: `cap on each file read back, published or kept (default ${MAX_FILE_BYTES})`,
+    },
     sandbox: { type: "string", description: "use only this mechanism: bwrap, unshare or sandbox-exec" },
   },
   async run({ args }) {
@@ -68,6 +77,9 @@ const command = defineCommand({
     }
     const jobs = positiveInt(args.jobs, "-j", availableParallelism());
     const timeoutMs = positiveInt(args.timeout, "--timeout", 0) * 1000;
+    const gradeTimeoutMs =
+      positiveInt(args["grade-timeout"], "--grade-timeout", GRADE_TIMEOUT_MS / 1000) * 1000;
+    const maxFileBytes = positiveInt(args["max-file-bytes"], "--max-file-bytes", MAX_FILE_BYTES);
     if (args.sandbox !== undefined && !(MECHANISMS as readonly string[]).includes(args.sandbox))
       throw new UsageError(`--sandbox must be one of ${MECHANISMS.join(", ")}, got "${args.sandbox}"`);
     if (args.report) checkReportPath(resolve(args.report));
@@ -86,6 +98,8 @@ const command = defineCommand({
       repoRoot: resolve(args.repo ?? process.cwd()),
       keep: args.keep ? resolve(args.keep) : undefined,
       timeoutMs,
+      gradeTimeoutMs,
+      maxFileBytes,
     };
 
     const started = performance.now();

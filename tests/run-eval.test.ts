@@ -207,30 +207,36 @@ describe("a subject that does not end", () => {
     expect(readdirSync(tmpDir.path).filter((n) => n.startsWith("proctor-eval-"))).toEqual([]);
   });
 
-  test("SIGTERM to run-eval ends the run and removes the work directory", async () => {
-    using dir = tempDir("run-eval-sigterm");
-    using tmpDir = openTmp();
-    const c = writeEvalCase(dir.path, { name: "hangs", body: "sleep 60" });
-    const child = spawn(BIN.bun, [join(REPO_ROOT, "scripts", "run-eval.ts"), c], {
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: process.env.HOME ?? "/",
-        TMPDIR: tmpDir.path,
-        CI: "true",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    const code = await new Promise<number | null>((resolveExit) => {
-      child.stdout.on("data", (b: Buffer) => {
-        stdout += b.toString();
-        if (stdout.includes("  gh:   ")) child.kill("SIGTERM"); // the header is printed before the subject starts
+  test.each([
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const)(
+    "%s to run-eval mid-subject ends the run (exit %d) and removes the work directory",
+    async (signal, want) => {
+      using dir = tempDir("run-eval-signal");
+      using tmpDir = openTmp();
+      const c = writeEvalCase(dir.path, { name: "hangs", body: "sleep 60" });
+      const child = spawn(BIN.bun, [join(REPO_ROOT, "scripts", "run-eval.ts"), c], {
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: process.env.HOME ?? "/",
+          TMPDIR: tmpDir.path,
+          CI: "true",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       });
-      child.on("close", (exitCode) => resolveExit(exitCode));
-    });
-    expect({ code, left: readdirSync(tmpDir.path).filter((n) => n.startsWith("proctor-eval-")) }).toEqual({
-      code: 143,
-      left: [],
-    });
-  });
+      let stdout = "";
+      const code = await new Promise<number | null>((resolveExit) => {
+        child.stdout.on("data", (b: Buffer) => {
+          stdout += b.toString();
+          if (stdout.includes("  gh:   ")) child.kill(signal); // the header is printed before the subject starts
+        });
+        child.on("close", (exitCode) => resolveExit(exitCode));
+      });
+      expect({ code, left: readdirSync(tmpDir.path).filter((n) => n.startsWith("proctor-eval-")) }).toEqual({
+        code: want,
+        left: [],
+      });
+    },
+  );
 });

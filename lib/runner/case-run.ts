@@ -4,21 +4,24 @@
 // one sandbox invocation that first runs the isolation probe (lib/sandbox/proof.ts: it execs the
 // subject only when isolation held); a failing subject's code is the case's code; publish the call
 // log as OUT/gh-calls.jsonl (replacing, never following, anything there); record the isolation
-// proof in OUT/sandbox.json; grade in-process (grade's code). The work directory is removed
+// proof in OUT/sandbox.json; grade in-process (grade's code), bounded by the grading timeout. Every
+// file read back is capped (--max-file-bytes) and never a FIFO. The work directory is removed
 // afterwards; --keep copies OUT and the logs out first.
-import { readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { parsePyJson } from "../_py/json.ts";
 import { pyStr } from "../_py/repr.ts";
-import { isPyDict, pyTruthy } from "../_py/value.ts";
+import { pyTruthy } from "../_py/value.ts";
+import { readCaseJson } from "../case.ts";
 import { ConfigError, messageOf } from "../errors.ts";
+import { MAX_FILE_BYTES } from "../grade/out.ts";
 import { renderGrade } from "../grade/render.ts";
 import type { GradeResult } from "../grade/result.ts";
 import { gradeCase } from "../grade/runner.ts";
 import { type ProcResult, run } from "../proc.ts";
 import type { IsolationProbe, IsolationProof, Sandbox, SandboxSpec } from "../sandbox.ts";
 import { linksLeaving, outIsDirectory, publishCallLog, replaceInOut } from "./collect.ts";
+import { refusalWords } from "./copy.ts";
 import { type GhStage, installGh } from "./gh-stage.ts";
 import { keepRun } from "./keep.ts";
 import { layOut, makeWorkRoot, subjectEnv, type Work } from "./layout.ts";
@@ -41,7 +44,14 @@ export interface RunContext {
   keep?: string;
   /** Kill the subject after this long (0: never). */
   timeoutMs?: number;
+  /** Give up grading after this long (default GRADE_TIMEOUT_MS). */
+  gradeTimeoutMs?: number;
+  /** The cap on every file read back from WORK or OUT, published or kept (default MAX_FILE_BYTES). */
+  maxFileBytes?: number;
 }
+
+/** How long grading one case may take by default (--grade-timeout). */
+export const GRADE_TIMEOUT_MS = 120_000;
 
 /** How one case ended. */
 export type CaseStage = "refused" | "subject" | "isolation" | "grade" | "done";
@@ -67,15 +77,6 @@ function isFile(path: string): boolean {
     return statSync(path).isFile();
   } catch {
     return false;
-  }
-}
-
-function readCaseData(path: string): { ok: true; data: unknown } | { ok: false } {
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
-    return { ok: true, data: parsePyJson(text) };
-  } catch {
-    return { ok: false };
   }
 }
 
@@ -141,12 +142,15 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
   const casePath = join(caseDir, "case.json");
   if (!isFile(casePath)) return finish(2, "refused", `missing case.json in ${caseDir}`);
   if (!isFile(join(caseDir, "subject.sh"))) return finish(2, "refused", `missing subject.sh in ${caseDir}`);
-  const parsed = readCaseData(casePath);
-  if (parsed.ok && isPyDict(parsed.data) && pyTruthy(parsed.data.name))
-    outcome.name = pyStr(parsed.data.name);
-  const scripts = parsed.ok
-    ? checkRepoScripts(parsed.data, ctx.repoRoot)
-    : { ok: false as const, problems: [] };
+  let data: Record<string, unknown>;
+  try {
+    data = readCaseJson(caseDir).data;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return finish(2, "refused", messageOf(error)); // names the file, and the line and column
+  }
+  if (pyTruthy(data.name)) outcome.name = pyStr(data.name);
+  const scripts = checkRepoScripts(data, ctx.repoRoot);
   if (!scripts.ok) {
     for (const line of scripts.problems) buf.err(`${line}\n`);
     return finish(2, "refused", `invalid repo_scripts in ${casePath}`);
@@ -206,8 +210,10 @@ async function runPrepared(
 
   // From here on the runner reads what the subject left behind (lib/runner/collect.ts).
   const outOk = outIsDirectory(work.out);
+  const cap = ctx.maxFileBytes ?? MAX_FILE_BYTES;
   if (outOk) {
-    publishCallLog(work.callLog, work.out);
+    const refused = publishCallLog(work.root, basename(work.callLog), work.out, cap);
+    if (refused) buf.err(`⚠ call log not published: ${work.callLog}: ${refusalWords(refused)}\n`);
     replaceInOut(work.out, "sandbox.json", `${JSON.stringify(proof, null, 2)}\n`);
   }
   const leaving = outOk ? linksLeaving(work.out) : [];
@@ -228,14 +234,22 @@ async function runPrepared(
     else if (!proof.ok) result = finish(2, "isolation", `isolation not shown: ${proofProblem(proof)}`);
     else result = await grade(work, caseDir, ctx, buf, outcome, finish);
   }
-  if (ctx.keep)
-    outcome.kept = keepRun(ctx.keep, {
-      name: outcome.name,
-      caseDir: outcome.caseDir,
-      out: outOk ? work.out : null,
-      callLog: work.callLog,
-      logs: { ...logs, run: buf.text() },
-    });
+  if (ctx.keep) {
+    const kept = keepRun(
+      ctx.keep,
+      {
+        name: outcome.name,
+        caseDir: outcome.caseDir,
+        out: outOk ? work.out : null,
+        workRoot: work.root,
+        callLog: basename(work.callLog),
+        logs: { ...logs, run: buf.text() },
+      },
+      cap,
+    );
+    outcome.kept = kept.dir;
+    for (const note of kept.notes) buf.err(`${note}\n`);
+  }
   return result;
 }
 
@@ -248,12 +262,23 @@ async function grade(
   finish: (code: number, stage: CaseStage, message: string | null) => CaseOutcome,
 ): Promise<CaseOutcome> {
   let graded: GradeResult;
+  const limit = ctx.gradeTimeoutMs ?? GRADE_TIMEOUT_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ConfigError(`grading timed out after ${Math.round(limit / 1000)}s`)),
+      limit,
+    );
+  });
   try {
-    graded = await gradeCase(caseDir, work.out, { repoRoot: ctx.repoRoot, cwd: ctx.repoRoot });
+    const opts = { repoRoot: ctx.repoRoot, cwd: ctx.repoRoot, maxFileBytes: ctx.maxFileBytes };
+    graded = await Promise.race([gradeCase(caseDir, work.out, opts), timedOut]);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     buf.err(`✗ ${messageOf(error)}\n`);
     return finish(2, "grade", `eval failed: ${outcome.name}`);
+  } finally {
+    clearTimeout(timer);
   }
   outcome.grade = graded;
   buf.out(renderGrade(graded));

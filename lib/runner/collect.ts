@@ -1,11 +1,12 @@
 // Collecting what a subject left behind. The runner may be root and everything under WORK belongs to
 // the subject, so nothing here follows a link the subject could have planted: OUT must still be a
-// directory, the call log is read without following a link and published over (never through)
-// whatever sits at OUT/gh-calls.jsonl, and OUT may not hold a link that leaves OUT (the grader would
-// otherwise read, say, /etc/shadow as root and quote it in its report).
+// directory, the call log is streamed (capped, never a FIFO, no link followed: lib/runner/copy.ts)
+// over (never through) whatever sits at OUT/gh-calls.jsonl, and OUT may not hold a link that leaves
+// OUT (the grader would otherwise read, say, /etc/shadow as root and quote it in its report).
 import { lstatSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { readRegularFile } from "../grade/out.ts";
+import { ConfinedPathError } from "../confined.ts";
+import { copyConfined } from "./copy.ts";
 
 /** True when `out` is still a real directory (not a link, not replaced by a file). */
 export function outIsDirectory(out: string): boolean {
@@ -27,15 +28,26 @@ export function replaceInOut(out: string, name: string, data: string | Uint8Arra
   writeFileSync(path, data, { flag: "wx", mode: 0o644 });
 }
 
-/** Publishes the call log as OUT/gh-calls.jsonl; a log that is no longer a regular file is not published. */
-export function publishCallLog(callLog: string, out: string): boolean {
-  const log = readRegularFile(callLog);
-  if (!log) {
-    rmSync(join(out, "gh-calls.jsonl"), { recursive: true, force: true });
-    return false;
+/**
+ * Publishes `<workRoot>/<callLog>` as OUT/gh-calls.jsonl, streamed and capped at `maxBytes`. A log
+ * that is missing is not published (null); one that is no longer a regular file (a FIFO, a link) or
+ * is over the cap is refused: nothing is published and the refusal is returned for one line.
+ */
+export function publishCallLog(
+  workRoot: string,
+  callLog: string,
+  out: string,
+  maxBytes: number,
+): ConfinedPathError | null {
+  const dest = join(out, "gh-calls.jsonl");
+  rmSync(dest, { recursive: true, force: true });
+  try {
+    copyConfined(workRoot, callLog, dest, maxBytes);
+    return null;
+  } catch (error) {
+    if (!(error instanceof ConfinedPathError)) throw error;
+    return error.reason === "missing" ? null : error;
   }
-  replaceInOut(out, "gh-calls.jsonl", log);
-  return true;
 }
 
 /** Paths (relative to OUT) of links under OUT whose target is outside OUT or does not resolve. */

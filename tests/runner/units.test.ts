@@ -213,11 +213,16 @@ describe("reports", () => {
   });
 
   test.each([
-    ["issue-creator/basic", "/x/basic", "issue-creator/basic"],
-    ["../escape", "/x/basic", "basic"],
-    ["/abs", "/x/basic", "basic"],
-    ["a/./b", "/x/basic", "basic"],
-    ["has space", "/x/basic", "basic"],
+    ["issue-creator/basic", "/x/basic", "issue-creator%2Fbasic"],
+    ["grp", "/x/grp", "grp"],
+    ["../escape", "/x/basic", "..%2Fescape"],
+    ["/abs", "/x/basic", "%2Fabs"],
+    ["a/./b", "/x/basic", "a%2F.%2Fb"],
+    ["has space~2", "/x/basic", "has%20space%7E2"],
+    ["..", "/x/basic", "%2E%2E"],
+    ["", "/x/basic", "basic"],
+    ["é", "/x/basic", "%C3%A9"],
+    ["x".repeat(300), "/x/basic", `${"x".repeat(180)}~0d4e2ca9e9cbced7`],
   ])("keepName(%p) = %p", (name, dir, want) => {
     expect(keepName(name, dir)).toBe(want);
   });
