@@ -38,12 +38,22 @@ export type ConfinedReason =
 export class ConfinedPathError extends Error {
   readonly reason: ConfinedReason;
   readonly path: string;
+  /** The message without the path: what was refused and why. */
+  readonly why: string;
   constructor(path: string, reason: ConfinedReason, detail = "") {
-    super(`Refused "${path}": ${describe(reason)}${detail ? ` (${detail})` : ""}`);
+    const why = `${describe(reason)}${detail ? ` (${detail})` : ""}`;
+    super(`Refused "${path}": ${why}`);
     this.name = "ConfinedPathError";
     this.reason = reason;
     this.path = path;
+    this.why = why;
   }
+}
+
+/** Why a file could not be opened or read, in words that quote no content: an errno code or a refusal. */
+export function accessProblem(error: unknown): string {
+  if (error instanceof ConfinedPathError) return error.reason === "missing" ? "ENOENT" : error.why;
+  return (error as NodeJS.ErrnoException)?.code ?? (error as Error)?.message ?? String(error);
 }
 
 function describe(reason: ConfinedReason): string {
@@ -218,11 +228,14 @@ export function openConfined(root: string, rel: string, opts: { maxBytes?: numbe
   return checkRegular(fd, shown, opts.maxBytes);
 }
 
-/** Opens an absolute path that must itself be a regular file (last component not a link), capped. */
-export function openRegular(path: string, opts: { maxBytes?: number } = {}): ConfinedFile {
+/**
+ * Opens an absolute path that must itself be a regular file (last component not a link), capped.
+ * `follow: true` follows links (a path the user typed, not one an agent controls).
+ */
+export function openRegular(path: string, opts: { maxBytes?: number; follow?: boolean } = {}): ConfinedFile {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    fd = openSync(path, constants.O_RDONLY | (opts.follow ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC);
   } catch (error) {
     refusal(error, path, true);
   }
@@ -269,13 +282,48 @@ export function readConfined(root: string, rel: string, opts: { maxBytes?: numbe
 }
 
 /** Reads the regular file at absolute `path` (last component not a link, no FIFO), capped. */
-export function readRegular(path: string, opts: { maxBytes?: number } = {}): Buffer {
+export function readRegular(path: string, opts: { maxBytes?: number; follow?: boolean } = {}): Buffer {
   const f = openRegular(path, opts);
   try {
     return readAllFd(f.fd, f.size, path, opts.maxBytes);
   } finally {
     closeSync(f.fd);
   }
+}
+
+/** An open directory: its descriptor and a path that reaches it without a re-walk (Linux: /proc/self/fd/N). */
+export interface ConfinedDir {
+  fd: number;
+  path: string;
+}
+
+/**
+ * Opens the directory `rel` under `root` without following a link at any component (with `create`,
+ * missing ones are made, mode `mode`). Operations on `<path>/<name>` then act inside that very
+ * directory even if a component is swapped later. Close `fd` with closeSync.
+ */
+export function openDirConfined(
+  root: string,
+  rel: string,
+  opts: { create?: boolean; mode?: number } = {},
+): ConfinedDir {
+  const parts = confinedParts(rel);
+  const shown = join(root, ...parts);
+  if (hasProcFd()) {
+    const fd = openDirFd(root, parts, shown, opts.create === true, opts.mode ?? 0o755);
+    return { fd, path: `/proc/self/fd/${fd}` };
+  }
+  if (opts.create) mkdirConfined(root, rel, opts.mode ?? 0o755);
+  const before = lstatWalk(root, parts, shown);
+  if (!before.isDirectory()) throw new ConfinedPathError(shown, "not-directory");
+  const path = join(resolve(root), ...parts);
+  const fd = openSync(path, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  const now = fstatSync(fd);
+  if (now.ino !== before.ino || now.dev !== before.dev) {
+    closeSync(fd);
+    throw new ConfinedPathError(shown, "link", "changed while opening");
+  }
+  return { fd, path };
 }
 
 /** Makes the directory `rel` under `root` (and its parents), never through a link; returns its path. */

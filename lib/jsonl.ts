@@ -1,6 +1,7 @@
 // JSON Lines files validated row by row (suite trials, the judge history): one reader, so every
 // format reports a bad row the same way, naming the file, the line and the field.
 import type { z } from "zod";
+import { jsonSyntaxWhere } from "./_py/json.ts";
 import { ConfigError } from "./errors.ts";
 
 /** First zod issue as `<message> at <path>`. */
@@ -21,8 +22,9 @@ export function parseJsonl<T>(text: string, path: string, schema: z.ZodType, nou
     let data: unknown;
     try {
       data = JSON.parse(line);
-    } catch (error) {
-      throw new ConfigError(`Cannot parse ${noun} "${path}": line ${i + 1}: ${(error as Error).message}`);
+    } catch {
+      // The position, never the text: a key file given as a history must not come back in the error.
+      throw new ConfigError(`Cannot parse ${noun} "${path}": line ${i + 1}: ${jsonSyntaxWhere(line)}`);
     }
     const result = schema.safeParse(data);
     if (!result.success)

@@ -1,10 +1,16 @@
 // The shadow pair store (halo-shadow's format, originals.md §6.9): JSONL, one pair per row, each row
 // plaintext or sealed ({id, time, kid, enc}, see lib/pairs/seal.ts). Reading streams line by line and
 // is all or nothing: any row that cannot be decoded fails the whole read naming its line, because a
-// silently partial sample would bias every figure built on it. Blank lines are skipped.
+// silently partial sample would bias every figure built on it. Blank lines are skipped. A row longer
+// than the cap (--max-row-bytes) fails the read naming its line before more than the cap is held, and
+// no error quotes a row: JSON errors give the line and column only (a key file read as a store
+// must not come back in the message).
+import { closeSync } from "node:fs";
 import { z } from "zod";
+import { jsonSyntaxWhere } from "./_py/json.ts";
+import { accessProblem, openRegular } from "./confined.ts";
 import { ConfigError } from "./errors.ts";
-import { type Line, readLines } from "./pairs/lines.ts";
+import { type Line, LineTooLongError, readLines } from "./pairs/lines.ts";
 import { keyRing, type PairKey, unseal } from "./pairs/seal.ts";
 
 export { keyId, loadPairKey, type PairKey, parsePairKey, seal } from "./pairs/seal.ts";
@@ -19,6 +25,9 @@ export const PAIR_PROTOCOLS = {
   "openai-responses": "responses",
   gemini: "gemini",
 } as const;
+
+/** The default longest row (bytes): requests with long histories fit; `--max-row-bytes` raises it. */
+export const DEFAULT_MAX_ROW_BYTES = 32 << 20;
 
 /** One arm's replay of the request: where it went, what came back. */
 export const PairSide = z.looseObject({
@@ -149,8 +158,8 @@ export function pairDecoder(keys: readonly PairKey[]): (text: string) => { pair:
     let row: unknown;
     try {
       row = JSON.parse(text);
-    } catch (error) {
-      throw new Error(`not JSON: ${(error as Error).message}`);
+    } catch {
+      throw new Error(`not JSON: ${jsonSyntaxWhere(text)}`);
     }
     let sealed = false;
     if (typeof row === "object" && row !== null && "kid" in row) {
@@ -165,8 +174,8 @@ export function pairDecoder(keys: readonly PairKey[]): (text: string) => { pair:
       const plain = unseal(sr.enc, sr.id, sr.kid, ring);
       try {
         row = JSON.parse(plain);
-      } catch (error) {
-        throw new Error(`sealed pair is not JSON: ${(error as Error).message}`);
+      } catch {
+        throw new Error(`sealed pair is not JSON: ${jsonSyntaxWhere(plain)}`);
       }
       if (typeof row === "object" && row !== null && (row as { id?: unknown }).id !== sr.id)
         throw new Error("sealed pair id differs from the row id");
@@ -186,40 +195,60 @@ export function rowError(path: string, line: number, error: unknown): ConfigErro
   });
 }
 
-/** Streams every pair of the store; the first undecodable row throws (ConfigError, exit 3). */
-export function* readPairs(path: string, keys: readonly PairKey[] = []): Generator<PairRow> {
-  const decode = pairDecoder(keys);
-  let lines: Generator<Line>;
+/** How to read a store: an already-open descriptor (eval-mcp opens it confined), the row cap. */
+export interface ReadPairsOptions {
+  /** Read this descriptor (from offset 0; left open) instead of opening `path`. */
+  fd?: number;
+  /** Longest row in bytes (default DEFAULT_MAX_ROW_BYTES). */
+  maxRowBytes?: number;
+  /** Receives the largest read buffer held (see lib/pairs/lines.ts). */
+  stats?: { peakBuffer: number };
+}
+
+/** Opens a store path for reading: a regular file only (a FIFO is refused, never waited on). */
+export function openPairStore(path: string): number {
   try {
-    lines = readLines(path);
+    return openRegular(path, { follow: true }).fd;
   } catch (error) {
-    throw new ConfigError(
-      `Cannot read pair store "${path}": ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-    );
-  }
-  for (const l of iterate(lines, path)) {
-    if (l.text.trim() === "") continue;
-    let row: { pair: Pair; sealed: boolean };
-    try {
-      row = decode(l.text);
-    } catch (error) {
-      throw rowError(path, l.n, error);
-    }
-    yield { ...row, line: l.n, offset: l.offset, length: l.length };
+    throw new ConfigError(`Cannot read pair store "${path}": ${accessProblem(error)}`, { cause: error });
   }
 }
 
-// File-system errors surface on the first next(): name the file, never a stack.
+/** Streams every pair of the store; the first undecodable row throws (ConfigError, exit 3). */
+export function* readPairs(
+  path: string,
+  keys: readonly PairKey[] = [],
+  o: ReadPairsOptions = {},
+): Generator<PairRow> {
+  const decode = pairDecoder(keys);
+  const fd = o.fd ?? openPairStore(path);
+  try {
+    const lines = readLines(fd, { maxLine: o.maxRowBytes ?? DEFAULT_MAX_ROW_BYTES, stats: o.stats });
+    for (const l of iterate(lines, path)) {
+      if (l.text.trim() === "") continue;
+      let row: { pair: Pair; sealed: boolean };
+      try {
+        row = decode(l.text);
+      } catch (error) {
+        throw rowError(path, l.n, error);
+      }
+      yield { ...row, line: l.n, offset: l.offset, length: l.length };
+    }
+  } finally {
+    if (o.fd === undefined) closeSync(fd);
+  }
+}
+
+// File-system errors surface on a next(): name the file (and the line of a row too long), never a stack.
 function* iterate(lines: Generator<Line>, path: string): Generator<Line> {
   for (;;) {
     let r: IteratorResult<Line>;
     try {
       r = lines.next();
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new ConfigError(`Cannot read pair store "${path}": ${code ?? (error as Error).message}`, {
-        cause: error,
-      });
+      if (error instanceof LineTooLongError)
+        throw rowError(path, error.n, new Error(`${error.message} (the row cap; --max-row-bytes raises it)`));
+      throw new ConfigError(`Cannot read pair store "${path}": ${accessProblem(error)}`, { cause: error });
     }
     if (r.done) return;
     yield r.value;

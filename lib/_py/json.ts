@@ -23,6 +23,22 @@ export function pyJsonErrorText(error: PyJsonError, text: string): string {
   return `${error.msg}: line ${line} column ${column} (char ${error.pos})`;
 }
 
+/**
+ * Where `text` (which JSON.parse refused) stops being JSON, in words that never quote it, e.g.
+ * `Expecting value at line 1 column 5`: error messages about secret-bearing files must not echo them.
+ */
+export function jsonSyntaxWhere(text: string): string {
+  try {
+    parsePyJson(text);
+  } catch (error) {
+    if (error instanceof PyJsonError) {
+      const { line, column } = lineColumn(text, error.pos);
+      return `${error.msg.replace(/: .*$/s, "")} at line ${line} column ${column}`;
+    }
+  }
+  return "NaN or Infinity is not JSON"; // the only texts Python accepts and JSON.parse refuses
+}
+
 const WS = /[ \t\n\r]*/y;
 const NUMBER = /(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
 const MAX_DEPTH = 900;

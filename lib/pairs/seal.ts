@@ -4,7 +4,7 @@
 // keys may be loaded at once (current and retired): a row picks its key by kid.
 import { Buffer } from "node:buffer";
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { accessProblem, readRegular } from "../confined.ts";
 import { ConfigError } from "../errors.ts";
 
 /** One loaded pair key and its id. */
@@ -28,18 +28,17 @@ export function parsePairKey(text: string, where: string): PairKey {
   return { kid: keyId(key), key };
 }
 
-/** Reads one key file; never echoes its contents in an error. */
-export function loadPairKey(path: string): PairKey {
+/** Reads one key file (regular files only, 64 KiB at most); never echoes its contents in an error. */
+export function loadPairKey(
+  path: string,
+  read: (path: string, maxBytes: number) => Uint8Array = (p, maxBytes) =>
+    readRegular(p, { follow: true, maxBytes }),
+): PairKey {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = Buffer.from(read(path, 64 << 10)).toString("utf8");
   } catch (error) {
-    throw new ConfigError(
-      `Cannot read pair key "${path}": ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-      {
-        cause: error,
-      },
-    );
+    throw new ConfigError(`Cannot read pair key "${path}": ${accessProblem(error)}`, { cause: error });
   }
   return parsePairKey(text, path);
 }

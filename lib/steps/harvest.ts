@@ -1,33 +1,26 @@
 // `eval-steps harvest`: shadow pairs -> redacted step cases. One streamed pass over the store keeps
 // only per-pair facts (hashes, offsets, calls), orders each session, drops auxiliary requests,
 // byte-identical retries and arm-truncated steps, recovers production's action from the next request,
-// selects; then the selected rows are re-read by offset, redacted and checked, staged in a private
-// directory and moved into --out only when every case passed. Any failure writes nothing.
-import { Buffer } from "node:buffer";
-import {
-  chmodSync,
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { join } from "node:path";
-import { ConfigError, UpstreamError, UsageError } from "../errors.ts";
+// selects; then the selected rows are re-read by offset (the same descriptor: the store is opened
+// once), redacted and checked, and published into --out in one rename (lib/steps/harvest-files.ts).
+// Any failure writes nothing. Two rows giving the same case file (a repeated pair id) are bad input.
+import { closeSync } from "node:fs";
+import { accessProblem } from "../confined.ts";
+import { ConfigError, UsageError } from "../errors.ts";
 import { readLineAt } from "../pairs/lines.ts";
-import { loadPairKey, type PairKey, pairDecoder, readPairs, rowError, wireProtocol } from "../pairs.ts";
+import { loadPairKey, type PairKey, pairDecoder, rowError } from "../pairs.ts";
 import { assertCleanFast } from "../redact/clean.ts";
 import { patternDetectors, REDACTION_RULES_VERSION, STRICT_DETECTORS } from "../redact/strict.ts";
 import type { Detector } from "../redact.ts";
-import { armAction, type RawCall } from "./action.ts";
-import { SELECT_REASONS, type SelectReason, type StepCase, type StepProtocol } from "./case.ts";
+import { SELECT_REASONS, type SelectReason, type StepCase } from "./case.ts";
 import { buildCase } from "./harvest-case.ts";
-import { judgeLoss, loadHistory } from "./history.ts";
-import { type StepChoice, type StepView, selectSteps } from "./select.ts";
-import { type RequestFacts, recoveredAction, requestFacts } from "./session.ts";
-import { deriveSessionKey, hashSession, type SessionKey, shortDigest } from "./session-key.ts";
+import { checkOut, type HarvestFiles, plainFiles, publishCases } from "./harvest-files.ts";
+import { caseId, selectFromStore, type Where } from "./harvest-scan.ts";
+import { type HistoryEntry, judgeLoss, parseHistory } from "./history.ts";
+import type { StepChoice } from "./select.ts";
+import { deriveSessionKey, hashSession, type SessionKey } from "./session-key.ts";
+
+export { caseId } from "./harvest-scan.ts";
 
 /** Everything harvest takes (the CLI flags, and what eval-mcp's eval_harvest passes). */
 export interface HarvestOptions {
@@ -50,6 +43,12 @@ export interface HarvestOptions {
   now?: Date;
   /** Extra detectors for the final leak check only (tests plant one that must stop the harvest). */
   leakDetectors?: readonly Detector[];
+  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/pairs.ts). */
+  maxRowBytes?: number;
+  /** How files are opened (default: the paths as given; eval-mcp confines them under its root). */
+  files?: HarvestFiles;
+  /** Receives the largest read buffer held while scanning the store (tests bound memory with it). */
+  stats?: { peakBuffer: number };
 }
 
 /** What a case looks like in the preview: provenance and expected tool names, nothing else. */
@@ -75,23 +74,6 @@ export interface HarvestResult {
 /** The default --select. */
 export const DEFAULT_SELECT: readonly SelectReason[] = ["diverged", "invalid-call", "premature-stop"];
 
-/** What the second pass needs of a chosen pair: where its row is, and its ids. */
-type Where = Pick<Meta, "id" | "session" | "line" | "offset" | "length" | "protocol">;
-
-interface Meta {
-  id: string;
-  session: string;
-  time: number;
-  line: number;
-  offset: number;
-  length: number;
-  protocol: StepProtocol;
-  facts: RequestFacts;
-  control: RawCall[];
-  candidate: RawCall[];
-  usable: boolean;
-}
-
 function checkOptions(o: HarvestOptions): { select: SelectReason[]; patterns: Detector[] } {
   const select = [...(o.select ?? DEFAULT_SELECT)];
   for (const r of select)
@@ -104,6 +86,8 @@ function checkOptions(o: HarvestOptions): { select: SelectReason[]; patterns: De
     throw new UsageError("Cannot harvest: --select judge-loss needs --history (from eval-steps judge)");
   if (!o.experiment) throw new UsageError("Cannot harvest: --experiment is required");
   if (!o.dryRun && !o.out) throw new UsageError("Cannot harvest: --out is required unless --dry-run");
+  if (o.maxRowBytes !== undefined && !(Number.isSafeInteger(o.maxRowBytes) && o.maxRowBytes > 0))
+    throw new UsageError(`Cannot harvest: --max-row-bytes must be a whole number > 0, got ${o.maxRowBytes}`);
   const perDepth = o.perDepth ?? 5;
   if (!Number.isInteger(perDepth) || perDepth < 0)
     throw new UsageError(`Cannot harvest: --per-depth must be a whole number >= 0, got ${perDepth}`);
@@ -126,9 +110,9 @@ function checkOptions(o: HarvestOptions): { select: SelectReason[]; patterns: De
   return { select, patterns };
 }
 
-function sessionKeyOf(o: HarvestOptions, keys: readonly PairKey[]): SessionKey {
+function sessionKeyOf(o: HarvestOptions, keys: readonly PairKey[], files: HarvestFiles): SessionKey {
   if (o.sessionKeyFile) {
-    const k = loadPairKey(o.sessionKeyFile);
+    const k = loadPairKey(o.sessionKeyFile, files.read);
     return { kid: k.kid, key: k.key };
   }
   const first = keys[0];
@@ -139,139 +123,89 @@ function sessionKeyOf(o: HarvestOptions, keys: readonly PairKey[]): SessionKey {
   return deriveSessionKey(first);
 }
 
-/** Pass 1: every pair of the experiment as compact facts (the whole store is decoded: all or nothing). */
-function scan(path: string, keys: readonly PairKey[], experiment: string): { metas: Meta[]; rows: number } {
-  const metas: Meta[] = [];
-  let rows = 0;
-  for (const row of readPairs(path, keys)) {
-    rows++;
-    const p = row.pair;
-    if (p.experiment !== experiment) continue;
-    const protocol = wireProtocol(p);
-    const control = armAction(protocol, p.control.response);
-    const candidate = armAction(protocol, p.candidate.response);
-    const ok = (s: typeof p.control, a: typeof control) =>
-      !s.error &&
-      s.status === 200 &&
-      s.response !== undefined &&
-      s.response !== null &&
-      a.readable &&
-      !a.truncated;
-    const t = Date.parse(p.time);
-    metas.push({
-      id: p.id,
-      session: p.session_id ? `session:${p.session_id}` : `pair:${p.id}`,
-      time: Number.isNaN(t) ? Number.POSITIVE_INFINITY : t,
-      line: row.line,
-      offset: row.offset,
-      length: row.length,
-      protocol,
-      facts: requestFacts(protocol, p.request),
-      control: control.calls,
-      candidate: candidate.calls,
-      usable: ok(p.control, control) && ok(p.candidate, candidate),
-    });
+/** The judge losses of the experiment from --history (a missing file is an empty history). */
+function lossesOf(o: HarvestOptions, files: HarvestFiles): Map<string, number> {
+  const losses = new Map<string, number>();
+  if (!o.history) return losses;
+  let entries: HistoryEntry[] = [];
+  let text: string | undefined;
+  try {
+    text = files.read(o.history, HISTORY_MAX_BYTES).toString("utf8");
+  } catch (error) {
+    const missing = (error as { reason?: string; code?: string }).reason === "missing";
+    if (!missing && (error as NodeJS.ErrnoException).code !== "ENOENT")
+      throw new ConfigError(`Cannot read history "${o.history}": ${accessProblem(error)}`, { cause: error });
   }
-  return { metas, rows };
+  if (text !== undefined) entries = parseHistory(text, o.history);
+  for (const e of entries) if (e.experiment === o.experiment) losses.set(e.id, judgeLoss(e));
+  return losses;
 }
 
-/** Orders sessions into steps with depths; returns the harvestable ones with production's action. */
-function toSteps(
-  metas: Meta[],
-  losses: Map<string, number>,
-): { views: StepView[]; byId: Map<string, Meta>; steps: number } {
-  const sessions = new Map<string, Meta[]>();
-  for (const m of metas) {
-    const list = sessions.get(m.session);
-    if (list) list.push(m);
-    else sessions.set(m.session, [m]);
+/** The largest judge history read whole (one line per judged pair: far beyond any real history). */
+const HISTORY_MAX_BYTES = 256 << 20;
+
+/** Opens the store once: both passes read this descriptor, so the file cannot be swapped between them. */
+function openStore(o: HarvestOptions, files: HarvestFiles): number {
+  try {
+    return files.open(o.pairs).fd;
+  } catch (error) {
+    throw new ConfigError(`Cannot read pair store "${o.pairs}": ${accessProblem(error)}`, { cause: error });
   }
-  const views: StepView[] = [];
-  const byId = new Map<string, Meta>();
-  let steps = 0;
-  for (const list of sessions.values()) {
-    list.sort((a, b) => a.time - b.time || a.line - b.line);
-    const seen = new Set<string>();
-    const chain = list.filter((m) => {
-      if (m.facts.tools.length === 0 || seen.has(m.facts.bodyHash)) return false; // auxiliary or retry
-      seen.add(m.facts.bodyHash);
-      return true;
-    });
-    steps += chain.length;
-    chain.forEach((m, depth) => {
-      if (!m.usable) return; // an arm failed or was truncated: not a step we can judge
-      const production = recoveredAction(m.facts, chain[depth + 1]?.facts);
-      const loss = losses.get(m.id);
-      views.push({
-        pairId: m.id,
-        depth,
-        tools: m.facts.tools,
-        ...(production ? { production } : {}),
-        control: m.control,
-        candidate: m.candidate,
-        ...(loss !== undefined ? { judgeLoss: loss } : {}),
-      });
-      byId.set(m.id, m);
-    });
-  }
-  return { views, byId, steps };
 }
 
-/**
- * Pass 1 and selection. Only the chosen steps and where their rows are leave this function: every
- * other pair's facts (hashes, calls) can be collected before the second pass starts.
- */
-function selectFromStore(
-  o: HarvestOptions,
-  keys: readonly PairKey[],
-  losses: Map<string, number>,
-  reasons: SelectReason[],
-): { cases: StepChoice[]; skipped: number; byId: Map<string, Where>; steps: number; rows: number } {
-  const { metas, rows } = scan(o.pairs, keys, o.experiment);
-  const { views, byId, steps } = toSteps(metas, losses);
-  metas.length = 0;
-  const { cases, skipped } = selectSteps(views, {
-    reasons,
-    perDepth: o.perDepth ?? 5,
-    judgeLossThreshold: o.judgeLoss ?? 0.2,
-    seed: o.seed ?? 1,
-  });
-  const where = new Map<string, Where>();
-  for (const c of cases) {
-    const m = byId.get(c.view.pairId) as Meta;
-    where.set(m.id, {
-      id: m.id,
-      session: m.session,
-      line: m.line,
-      offset: m.offset,
-      length: m.length,
-      protocol: m.protocol,
-    });
+/** Refuses a non-empty --out before the store is read (publishCases checks again at the rename). */
+function checkOutEarly(o: HarvestOptions, files: HarvestFiles): void {
+  if (o.dryRun || !o.out) return;
+  let parent: ReturnType<HarvestFiles["outParent"]>;
+  try {
+    parent = files.outParent(o.out);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot write cases to "${o.out}": ${accessProblem(error)}`, { cause: error });
   }
-  return { cases, skipped, byId: where, steps, rows };
-}
-
-/** The case file name for a pair id: the id itself when file-safe, else a digest of it. */
-export function caseId(pairId: string): string {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(pairId) ? pairId : `pair-${shortDigest(pairId)}`;
+  try {
+    checkOut(parent.dir, parent.name, o.out);
+  } finally {
+    closeSync(parent.dir.fd);
+  }
 }
 
 /** Harvests step cases from a pair store (see the module comment); throws ToolErrors with exit codes. */
 export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
   const { select, patterns } = checkOptions(o);
-  const keys = (o.pairKeyFiles ?? []).map(loadPairKey);
-  const sessionKey = sessionKeyOf(o, keys);
-  const losses = new Map<string, number>();
-  if (o.history)
-    for (const e of loadHistory(o.history)) if (e.experiment === o.experiment) losses.set(e.id, judgeLoss(e));
-  const { cases, skipped, byId, steps, rows } = selectFromStore(o, keys, losses, select);
+  const files = o.files ?? plainFiles;
+  const keys = (o.pairKeyFiles ?? []).map((p) => loadPairKey(p, files.read));
+  const sessionKey = sessionKeyOf(o, keys, files);
+  const losses = lossesOf(o, files);
+  checkOutEarly(o, files);
+  const fd = openStore(o, files);
+  try {
+    return harvestFrom(o, fd, { keys, sessionKey, losses, select, patterns, files });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function harvestFrom(
+  o: HarvestOptions,
+  fd: number,
+  x: {
+    keys: readonly PairKey[];
+    sessionKey: SessionKey;
+    losses: Map<string, number>;
+    select: SelectReason[];
+    patterns: Detector[];
+    files: HarvestFiles;
+  },
+): HarvestResult {
+  const { cases, skipped, byId, steps, rows } = selectFromStore(o, fd, x.keys, x.losses, x.select);
   const harvestedAt = (o.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
   const provenanceOf = (c: StepChoice): StepCase["provenance"] => {
     const m = byId.get(c.view.pairId) as Where;
     return {
       pairId: m.id,
       experiment: o.experiment,
-      session: hashSession(sessionKey, m.session),
+      session: hashSession(x.sessionKey, m.session),
       depth: c.view.depth,
       harvestedAt,
       redaction: REDACTION_RULES_VERSION,
@@ -293,99 +227,34 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
     cases: previews,
   };
   if (o.dryRun) return { ...result, written: [] };
-  const detectors = [...STRICT_DETECTORS, ...patterns];
+  const detectors = [...STRICT_DETECTORS, ...x.patterns];
   const leakCheck = [...detectors, ...(o.leakDetectors ?? [])];
-  const reread = rereader(o.pairs, keys);
-  try {
-    const written = writeCases(o.out as string, cases, (c) => {
+  const reread = rereader(o.pairs, fd, x.keys);
+  function* built() {
+    for (const c of cases) {
       const m = byId.get(c.view.pairId) as Where;
-      const pair = reread(m);
-      const built = buildCase(c, pair.request, m.protocol, caseId(m.id), provenanceOf(c), {
+      const b = buildCase(c, reread(m).request, m.protocol, caseId(m.id), provenanceOf(c), {
         detectors,
         keepFields: o.keepFields ?? [],
       });
-      assertCleanFast(built.scanned, leakCheck, `case "${built.case.id}"`);
-      return built.case;
-    });
-    return { ...result, written };
-  } finally {
-    reread.close();
+      assertCleanFast(b.scanned, leakCheck, `case "${b.case.id}"`);
+      yield { name: `${b.case.id}.json`, text: `${JSON.stringify(b.case, null, 2)}\n` };
+    }
   }
+  return { ...result, written: publishCases(x.files, o.out as string, built()) };
 }
 
-/** Re-reads selected rows by offset through one descriptor and one decoder (opened on first use). */
-function rereader(path: string, keys: readonly PairKey[]) {
+/** Re-reads selected rows by offset through the store's descriptor and one decoder. */
+function rereader(path: string, fd: number, keys: readonly PairKey[]) {
   const decode = pairDecoder(keys);
-  let fd: number | undefined;
-  const read = (m: Where) => {
-    if (fd === undefined)
-      try {
-        fd = openSync(path, "r");
-      } catch (error) {
-        throw new ConfigError(
-          `Cannot read pair store "${path}": ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-        );
-      }
+  return (m: Where) => {
     try {
       const pair = decode(readLineAt(fd, m.offset, m.length)).pair;
-      // The store was rewritten between the two passes (a prune, not an append): never mix two stores.
+      // The store was rewritten in place between the two passes: never mix two stores.
       if (pair.id !== m.id) throw new Error(`the store changed while harvesting (expected pair "${m.id}")`);
       return pair;
     } catch (error) {
       throw rowError(path, m.line, error);
     }
   };
-  return Object.assign(read, {
-    close: () => {
-      if (fd !== undefined) closeSync(fd);
-    },
-  });
-}
-
-/** A new private file (O_EXCL): open, write, close; writeFileSync adds a truncate per file. */
-function writeNew(path: string, text: string): void {
-  const buf = Buffer.from(text, "utf8");
-  const fd = openSync(path, "wx", 0o600);
-  try {
-    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Builds every case into a private staging directory, then moves them all into `out`; else nothing. */
-function writeCases(out: string, cases: StepChoice[], build: (c: StepChoice) => StepCase): string[] {
-  let stage: string;
-  try {
-    mkdirSync(out, { recursive: true, mode: 0o700 });
-    chmodSync(out, 0o700); // cases quote real traffic: the suite directory is private
-    stage = mkdtempSync(join(out, ".harvest-"));
-    chmodSync(stage, 0o700);
-  } catch (error) {
-    throw new UpstreamError(
-      `Cannot write cases to "${out}": ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-    );
-  }
-  try {
-    const names: string[] = [];
-    for (const c of cases) {
-      const sc = build(c);
-      const name = `${sc.id}.json`;
-      writeNew(join(stage, name), `${JSON.stringify(sc, null, 2)}\n`);
-      names.push(name);
-    }
-    const written: string[] = [];
-    for (const name of names) {
-      renameSync(join(stage, name), join(out, name));
-      written.push(join(out, name));
-    }
-    return written;
-  } catch (error) {
-    if (error instanceof Error && "exitCode" in error) throw error;
-    throw new UpstreamError(
-      `Cannot write cases to "${out}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  } finally {
-    rmSync(stage, { recursive: true, force: true });
-  }
 }

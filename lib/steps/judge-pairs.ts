@@ -80,7 +80,7 @@ export async function judgePair(
 
 /** Selects, judges and appends; returns the counts. */
 export async function judgePairs(o: JudgePairsOptions): Promise<JudgePairsResult> {
-  const keys = (o.pairKeyFiles ?? []).map(loadPairKey);
+  const keys = (o.pairKeyFiles ?? []).map((p) => loadPairKey(p));
   const rubric = readRubric(o.rubric);
   const graded = gradedIds(loadHistory(o.history), o.experiment);
   const seed = o.seed ?? 1;

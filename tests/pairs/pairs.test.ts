@@ -1,5 +1,7 @@
 // The pair store: plaintext and sealed rows (halo-shadow's format), current and retired keys, and the
-// all-or-nothing read: any row that cannot be decoded fails the whole read naming its line.
+// all-or-nothing read: any row that cannot be decoded fails the whole read naming its line; under
+// hostile input a row over the cap fails naming its line while the reader never holds more than the
+// cap (one 64 MiB line), no error quotes a row, and a FIFO is refused without blocking.
 import { describe, expect, test } from "bun:test";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -7,8 +9,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { ConfigError } from "../../lib/errors.ts";
-import { readLines } from "../../lib/pairs/lines.ts";
+import { type LineTooLongError, readLines } from "../../lib/pairs/lines.ts";
 import {
+  DEFAULT_MAX_ROW_BYTES,
   keyId,
   loadPairKey,
   Pair,
@@ -18,6 +21,7 @@ import {
   readPairs,
   seal,
 } from "../../lib/pairs.ts";
+import { run } from "../../lib/proc.ts";
 import { generateSessions, pairLine, sessionPairs } from "../support/pair-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 
@@ -155,7 +159,12 @@ describe("reading", () => {
       keys: [keyA],
       why: "bad sealed row: Invalid string: must match pattern /^[0-9a-f]{16}$/ at kid",
     },
-    { name: "not JSON", line: "{oops", keys: [], why: "not JSON: JSON Parse error: Expected '}'" },
+    {
+      name: "not JSON",
+      line: "{oops",
+      keys: [],
+      why: "not JSON: Expecting property name enclosed in double quotes at line 1 column 2",
+    },
     {
       name: "missing control",
       line: JSON.stringify({ ...p, control: undefined }),
@@ -261,4 +270,88 @@ test("the decoder accepts exactly the rows the Pair schema accepts (mutated rows
     ),
     { numRuns: 2000, seed: 5 },
   );
+});
+
+test("one 64 MiB line: fails naming line 2, and the reader never holds more than the cap", () => {
+  using dir = tempDir("pairs-cap");
+  const path = join(dir.path, "p.jsonl");
+  const pair = sessionPairs(generateSessions({ seed: 1, sessions: 1, maxDepth: 1 })[0]!).pairs[0]!;
+  const row = pairLine(pair);
+  writeFileSync(path, Buffer.concat([Buffer.from(row), Buffer.alloc((64 << 20) + 1, 0x61)]));
+  const stats = { peakBuffer: 0 };
+  const got = caught(() => [...readPairs(path, [], { stats })]);
+  expect({ ...got, peakBuffer: stats.peakBuffer }).toEqual({
+    type: "ConfigError",
+    message: `Cannot read pair store "${path}": line 2: longer than ${DEFAULT_MAX_ROW_BYTES} bytes (the row cap; --max-row-bytes raises it)`,
+    peakBuffer: DEFAULT_MAX_ROW_BYTES + 2,
+  });
+});
+
+test.each([
+  {
+    name: "at the cap, LF and CRLF",
+    text: "0123456789\n0123456789\r\nab",
+    lines: ["0123456789", "0123456789", "ab"],
+  },
+  { name: "one byte over", text: "0123456789\n01234567890\nab\n", lines: ["0123456789"], tooLong: 2 },
+  { name: "last line over, no newline", text: "ab\n01234567890", lines: ["ab"], tooLong: 2 },
+  { name: "over with a CR", text: "01234567890\r\n", lines: [], tooLong: 1 },
+])("readLines with maxLine 10: $name", ({ text, lines, tooLong }) => {
+  using dir = tempDir("lines-cap");
+  const path = join(dir.path, "l.txt");
+  writeFileSync(path, text);
+  const got: { lines: string[]; tooLong?: number } = { lines: [] };
+  try {
+    for (const l of readLines(path, { maxLine: 10 })) got.lines.push(l.text);
+  } catch (error) {
+    got.tooLong = (error as LineTooLongError).n;
+  }
+  expect(got).toEqual({ lines: [...lines], ...(tooLong ? { tooLong } : {}) });
+});
+
+const SECRET = "sk-ant-api03-SECRETSECRETSECRETSECRETSECRET";
+const KEY = parsePairKey(Buffer.alloc(32, 7).toString("base64"), "k");
+
+test.each([
+  {
+    name: "a key file read as the store",
+    text: `${Buffer.alloc(32, 9).toString("base64")}\n`,
+    secret: Buffer.alloc(32, 9).toString("base64"),
+    why: "line 1: not JSON: Expecting value at line 1 column 1",
+  },
+  {
+    name: "a secret in a broken row",
+    text: `{"id": "p", "token": ${SECRET}}\n`,
+    secret: SECRET,
+    why: "line 1: not JSON: Expecting value at line 1 column 22",
+  },
+  {
+    name: "a sealed row whose plaintext is not JSON",
+    text: `${JSON.stringify({ id: "p", time: "t", kid: KEY.kid, enc: seal(`key=${SECRET}`, "p", KEY) })}\n`,
+    secret: SECRET,
+    why: "line 1: sealed pair is not JSON: Expecting value at line 1 column 1",
+  },
+  {
+    name: "an escape in a broken row",
+    text: `{"id": "\\q${SECRET}"}\n`,
+    secret: "q",
+    why: "line 1: not JSON: Invalid \\escape at line 1 column 9",
+  },
+])("no error quotes the row: $name", ({ text, secret, why }) => {
+  using dir = tempDir("pairs-quote");
+  const path = join(dir.path, "p.jsonl");
+  writeFileSync(path, text);
+  const got = caught(() => [...readPairs(path, [KEY])]);
+  expect(got).toEqual({ type: "ConfigError", message: `Cannot read pair store "${path}": ${why}` });
+  expect(got.message.replace(path, "").includes(secret)).toBe(false);
+});
+
+test("a FIFO as the store is refused at once, not waited on", async () => {
+  using dir = tempDir("pairs-fifo");
+  const path = join(dir.path, "p.jsonl");
+  expect((await run(["mkfifo", path])).exitCode).toEqual(0);
+  expect(caught(() => [...readPairs(path)])).toEqual({
+    type: "ConfigError",
+    message: `Cannot read pair store "${path}": not a regular file`,
+  });
 });

@@ -1,15 +1,20 @@
 // eval-steps harvest end to end: cases written with mode 0600 in a 0700 directory, valid StepCases,
 // sealed and plaintext stores, --dry-run writes nothing, session hashes keyed and stable, identifier
 // fields dropped, user patterns and kept fields honoured, a planted leak detector or a broken
-// redaction stops the whole harvest with nothing written, and the CLI's exit codes.
+// redaction stops the whole harvest with nothing written, and the CLI's exit codes. Publication is one
+// rename: a non-empty --out is refused, a failure midway (or an --out that fills up meanwhile) leaves
+// --out exactly as it was and no stage beside it; a repeated pair id is bad input naming its lines.
 import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parsePairKey } from "../../lib/pairs.ts";
 import { run } from "../../lib/proc.ts";
+import { REDACTION_RULES_VERSION } from "../../lib/redact/strict.ts";
 import { loadStepCase } from "../../lib/steps/case.ts";
-import { harvest } from "../../lib/steps/harvest.ts";
+import { caseId, harvest } from "../../lib/steps/harvest.ts";
+import { plainFiles, publishCases } from "../../lib/steps/harvest-files.ts";
 import { generateSessions, sessionPairs, writePairStore } from "../support/pair-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
@@ -58,7 +63,7 @@ describe.each([{ sealed: false }, { sealed: true }])("sealed: $sealed", ({ seale
         expectedFrom: preview?.expectedFrom,
       } as never);
       expect(c.provenance.harvestedAt).toEqual("2026-11-30T04:00:00Z");
-      expect(c.provenance.redaction).toEqual("strict-1");
+      expect(c.provenance.redaction).toEqual(REDACTION_RULES_VERSION);
     }
   });
 });
@@ -145,8 +150,7 @@ test("a planted leak detector that fires stops the whole harvest: nothing writte
   using dir = tempDir("harvest");
   const f = fixture(dir.path);
   const out = join(dir.path, "suite");
-  mkdirSync(out, { mode: 0o700 });
-  writeFileSync(join(out, "keep.json"), "{}");
+  mkdirSync(out, { mode: 0o755 }); // an empty --out is allowed, and stays as it was
   let err: unknown;
   try {
     await harvest({
@@ -166,7 +170,12 @@ test("a planted leak detector that fires stops the whole harvest: nothing writte
   expect((err as Error).message).toMatch(
     /^Cannot write case "[^"]+": a planted shape survived redaction at \$\.request\./,
   );
-  expect(readdirSync(out)).toEqual(["keep.json"]);
+  // No case in --out, its mode untouched, and no stage left beside it.
+  expect({ out: readdirSync(out), mode: mode(out), beside: readdirSync(dir.path).sort() }).toEqual({
+    out: [],
+    mode: "755",
+    beside: ["pair.key", "pairs.jsonl", "suite"],
+  });
 });
 
 test("a redaction that breaks the step fails closed", async () => {
@@ -183,6 +192,133 @@ test("a redaction that breaks the step fails closed", async () => {
   });
   await expect(r).rejects.toThrow(/no longer parses as the same step|changed call/);
   expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+});
+
+/** Every entry under `dir`: relative name, mode and content (directories by name), sorted. */
+function tree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .sort()
+    .map((n) => {
+      const p = join(dir, n);
+      const st = statSync(p);
+      return `${n} ${mode(p)} ${st.isDirectory() ? "dir" : readFileSync(p, "utf8")}`;
+    });
+}
+
+test("a directory at one case's name in --out: refused (exit 2), --out byte-identical", async () => {
+  using dir = tempDir("harvest");
+  const f = fixture(dir.path);
+  const preview = await harvest({ pairs: f.pairs, pairKeyFiles: [f.key], experiment: "exp", dryRun: true });
+  const ids = preview.cases.map((c) => c.id).sort();
+  const out = join(dir.path, "suite");
+  mkdirSync(join(out, `${ids[ids.length - 1]}.json`), { recursive: true });
+  writeFileSync(join(out, "notes.md"), "mine");
+  const before = tree(dir.path);
+  const r = harvest({ pairs: f.pairs, pairKeyFiles: [f.key], experiment: "exp", out });
+  await expect(r).rejects.toMatchObject({
+    exitCode: 2,
+    message: `Cannot write cases to "${out}": it exists and is not an empty directory (harvest writes a new suite directory)`,
+  });
+  expect(tree(dir.path)).toEqual(before);
+});
+
+describe("publication", () => {
+  const A = { name: "a.json", text: "{}\n" };
+  const B = { name: "b.json", text: "[]\n" };
+  const cases: Array<{
+    name: string;
+    outExists: boolean;
+    gen: (out: string) => Generator<{ name: string; text: string }>;
+    error?: { exitCode: number; message: RegExp };
+    after: { out: string[] | null; beside: string[] };
+  }> = [
+    {
+      name: "a case that fails midway: --out stays absent",
+      outExists: false,
+      *gen() {
+        yield A;
+        throw new Error("build failed");
+      },
+      error: { exitCode: 4, message: /^Cannot write cases to ".*": build failed; nothing written$/ },
+      after: { out: null, beside: [] },
+    },
+    {
+      name: "--out gets a file before the rename: rolled back, the file kept",
+      outExists: false,
+      *gen(out) {
+        yield A;
+        mkdirSync(out);
+        writeFileSync(join(out, "late.txt"), "x");
+        yield B;
+      },
+      error: { exitCode: 4, message: /^Cannot write cases to ".*": (ENOTEMPTY|EEXIST); nothing written$/ },
+      after: { out: ["late.txt"], beside: ["suite"] },
+    },
+    {
+      name: "two cases with one name: rolled back",
+      outExists: true,
+      *gen() {
+        yield A;
+        yield A;
+      },
+      error: { exitCode: 4, message: /already exists; nothing written$/ },
+      after: { out: [], beside: ["suite"] },
+    },
+    {
+      name: "an empty --out: published whole",
+      outExists: true,
+      *gen() {
+        yield A;
+        yield B;
+      },
+      after: { out: ["a.json", "b.json"], beside: ["suite"] },
+    },
+  ];
+  test.each(cases)("$name", ({ outExists, gen, error, after }) => {
+    using dir = tempDir("publish");
+    const out = join(dir.path, "suite");
+    if (outExists) mkdirSync(out);
+    let err: { exitCode?: number; message: string } | undefined;
+    let written: string[] = [];
+    try {
+      written = publishCases(plainFiles, out, gen(out));
+    } catch (e) {
+      err = e as Error;
+    }
+    expect(err ? { exitCode: err.exitCode, message: err.message } : undefined).toEqual(
+      error ? { exitCode: error.exitCode, message: expect.stringMatching(error.message) } : undefined,
+    );
+    expect({
+      out: existsSync(out) ? readdirSync(out).sort() : null,
+      beside: readdirSync(dir.path),
+      written,
+    }).toEqual({ ...after, written: error ? [] : (after.out ?? []).map((n) => join(out, n)) });
+    if (!error) expect([mode(out), ...written.map(mode)]).toEqual(["700", "600", "600"]);
+  });
+});
+
+test("a repeated pair id, or two ids with one case file name, is bad input naming both lines (exit 3)", async () => {
+  using dir = tempDir("harvest");
+  const f = fixture(dir.path);
+  const first = f.rows.findIndex((p) => p.experiment === "exp");
+  const row = f.rows[first] as (typeof f.rows)[number];
+  const dup = join(dir.path, "dup.jsonl");
+  writePairStore(dup, [...f.rows, row]);
+  const clash = join(dir.path, "clash.jsonl");
+  writePairStore(clash, [...f.rows, { ...row, id: "a/b" }, { ...row, id: caseId("a/b") }]);
+  const n = f.rows.length;
+  for (const [pairs, message] of [
+    [dup, `Cannot read pair store "${dup}": lines ${first + 1} and ${n + 1} have the same pair id`],
+    [
+      clash,
+      `Cannot read pair store "${clash}": lines ${n + 1} and ${n + 2} have pair ids that give the same case file name`,
+    ],
+  ] as const) {
+    const r = harvest({ pairs, pairKeyFiles: [f.key], experiment: "exp", out: join(dir.path, "suite") });
+    await expect(r).rejects.toMatchObject({ exitCode: 3, message });
+  }
+  expect(existsSync(join(dir.path, "suite"))).toBe(false);
 });
 
 describe("CLI", () => {
@@ -355,6 +491,51 @@ describe("CLI", () => {
       ],
       exit: 3,
       err: /line 1: no key for kid/,
+    },
+    {
+      name: "--out not empty",
+      args: (d, f) => ["--pairs", f.pairs, "--pair-key-file", f.key, "--experiment", "exp", "--out", d],
+      exit: 2,
+      err: /^✗ Cannot write cases to ".*": it exists and is not an empty directory/,
+    },
+    {
+      name: "a row over --max-row-bytes",
+      args: (_d, f) => [
+        "--pairs",
+        f.pairs,
+        "--pair-key-file",
+        f.key,
+        "--experiment",
+        "exp",
+        "--max-row-bytes",
+        "100",
+        "--dry-run",
+      ],
+      exit: 3,
+      err: /^✗ Cannot read pair store ".*": line 1: longer than 100 bytes \(the row cap; --max-row-bytes raises it\)\n$/,
+    },
+    {
+      name: "bad --max-row-bytes",
+      args: (_d, f) => ["--pairs", f.pairs, "--experiment", "exp", "--max-row-bytes", "0", "--dry-run"],
+      exit: 2,
+      err: /--max-row-bytes must be a whole number > 0, got 0/,
+    },
+    {
+      name: "a FIFO as the store",
+      args: (d, f) => {
+        spawnSync("mkfifo", [join(d, "fifo.jsonl")]);
+        return [
+          "--pairs",
+          join(d, "fifo.jsonl"),
+          "--pair-key-file",
+          f.key,
+          "--experiment",
+          "exp",
+          "--dry-run",
+        ];
+      },
+      exit: 3,
+      err: /^✗ Cannot read pair store ".*fifo\.jsonl": not a regular file\n$/,
     },
     {
       name: "bad history",
