@@ -4,9 +4,10 @@
 // temp and store path in its given, absolute and real forms), then each ref as a whole word only
 // (a ref `main` leaves `domain` alone but takes `main.py`'s `main`), then the words baseline and
 // candidate, all with `[redacted]`. Credentials a transcript may carry go through lib/redact first.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, utimesSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, utimesSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { writeFileAtomic } from "../fsx.ts";
+import { ConfinedPathError, readConfined, writeConfined } from "../confined.ts";
+import { walkTree } from "../leak/walk.ts";
 import type { Criterion } from "../leak.ts";
 import { redactText } from "../redact.ts";
 import { FIXED_MTIME, sortedJson } from "./records.ts";
@@ -67,28 +68,29 @@ function decodeUtf8(bytes: Uint8Array): string | null {
   }
 }
 
-/** The out/ files of a run (relative, sorted), regular files only. */
-function outFiles(dir: string, rel = ""): string[] {
+/** The out/ files of a run (relative, sorted), regular files only: links and specials are left out. */
+function outFiles(rawDir: string): string[] {
   const out: string[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(join(dir, rel)).sort();
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    const child = rel === "" ? name : `${rel}/${name}`;
-    const st = lstatSync(join(dir, child));
-    if (st.isDirectory()) out.push(...outFiles(dir, child));
-    else if (st.isFile()) out.push(child);
-  }
+  for (const e of walkTree(join(rawDir, "out"))) if (e.type === "file") out.push(e.path);
   return out;
+}
+
+/** A raw file's bytes, read without following a link at any component; empty when it is not one. */
+function rawBytes(rawDir: string, rel: string): Uint8Array {
+  try {
+    return readConfined(rawDir, rel);
+  } catch (error) {
+    if (error instanceof ConfinedPathError) return new Uint8Array(); // absent or not a regular file
+    throw error;
+  }
 }
 
 /**
  * Writes `blind/<bid>/` from `raw/<bid>/`: the scrubbed transcripts and call log, every UTF-8 out/
  * file (under out/; the copies of the transcript and call log excepted; other files skipped) and
- * criteria.json (ids and text only). Returns the packet's files, relative to blind/.
+ * criteria.json (ids and text only). Every read and write is confined (lib/confined.ts), so a packet
+ * holds regular files only and nothing reached through a link. Returns the packet's files,
+ * relative to blind/.
  */
 export function writePacket(
   blindDir: string,
@@ -97,31 +99,21 @@ export function writePacket(
   criteria: readonly Criterion[],
   scrub: (text: string) => string,
 ): string[] {
-  const dir = join(blindDir, bid);
-  mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   const put = (rel: string, text: string) => {
-    const path = join(dir, rel);
-    mkdirSync(join(path, ".."), { recursive: true });
-    writeFileAtomic(path, scrub(redactText(text).text));
+    writeConfined(blindDir, `${bid}/${rel}`, text, { mkdirs: true });
     written.push(`${bid}/${rel}`);
   };
-  for (const name of ["transcript.txt", "transcript.stderr.txt", "gh-calls.jsonl"]) {
-    let bytes: Uint8Array = new Uint8Array();
-    try {
-      bytes = readFileSync(join(rawDir, name));
-    } catch {
-      // the agent removed it: an empty file says so
-    }
-    put(name, decodeUtf8(bytes) ?? new TextDecoder().decode(bytes));
-  }
-  for (const rel of outFiles(join(rawDir, "out"))) {
+  const clean = (bytes: Uint8Array) =>
+    scrub(redactText(decodeUtf8(bytes) ?? new TextDecoder().decode(bytes)).text);
+  for (const name of ["transcript.txt", "transcript.stderr.txt", "gh-calls.jsonl"])
+    put(name, clean(rawBytes(rawDir, name))); // an agent that removed one gets an empty file
+  for (const rel of outFiles(rawDir)) {
     if (rel === "transcript.txt" || rel === "gh-calls.jsonl") continue;
-    const text = decodeUtf8(readFileSync(join(rawDir, "out", rel)));
-    if (text !== null) put(`out/${rel}`, text);
+    const text = decodeUtf8(rawBytes(rawDir, `out/${rel}`));
+    if (text !== null) put(`out/${rel}`, scrub(redactText(text).text));
   }
-  writeFileAtomic(join(dir, "criteria.json"), sortedJson(criteria.map((c) => ({ id: c.id, text: c.text }))));
-  written.push(`${bid}/criteria.json`);
+  put("criteria.json", sortedJson(criteria.map((c) => ({ id: c.id, text: c.text }))));
   return written;
 }
 
