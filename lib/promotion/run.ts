@@ -22,21 +22,11 @@
 //   scores.json                the graders' scores, once `verdict` ran
 // blind/ and checks/ carry one fixed mtime (1980-01-01); graders open blind/ only.
 import { randomBytes } from "node:crypto";
-import {
-  accessSync,
-  constants,
-  cpSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir, userInfo } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { codepointCompare } from "../_py/text.ts";
+import { mkdirConfined, writeConfined } from "../confined.ts";
 import { ConfigError, UpstreamError, UsageError } from "../errors.ts";
 import { type Arm, extractSkills, headSha, requireCleanTree, resolveArm, statusLines } from "../git.ts";
 import { renderGrade } from "../grade/render.ts";
@@ -55,6 +45,7 @@ import type { Sandbox } from "../sandbox.ts";
 import { prepareWorkDir } from "../sandbox.ts";
 import { Rng, shuffle } from "../stats.ts";
 import { pathForms, scrubber, stampTree, withPrefixes, writePacket } from "./blind.ts";
+import { collectRunRoot } from "./collect.ts";
 import {
   type AgentConfig,
   loadAgentConfig,
@@ -65,6 +56,7 @@ import {
 } from "./formats.ts";
 import { harnessDigests } from "./harness.ts";
 import { checkLocked } from "./lock.ts";
+import { hashConfined, sealRun } from "./manifest.ts";
 import { ReportedError, refuseIfNeeded, resolveWhere } from "./options.ts";
 import {
   ARMS,
@@ -313,6 +305,7 @@ export async function promotionRun(opts: RunOptions): Promise<RunResult> {
     verdict: null,
   };
   writeSorted(join(runDir, "provenance.json"), provenance);
+  sealRun(runDir); // sealed/manifest.json: every file above and provenance, under the sealed seed's MAC
   return {
     run_id: runId,
     run_dir: runDir,
@@ -333,11 +326,7 @@ export function collectArtifacts(runDir: string, bids: readonly string[]): Artif
   return paths
     .filter((p) => existsSync(join(runDir, p)))
     .sort(codepointCompare)
-    .map((path) => ({
-      path,
-      sha256: fileSha256(join(runDir, path)),
-      bytes: statSync(join(runDir, path)).size,
-    }));
+    .map((path) => ({ path, ...hashConfined(runDir, path) }));
 }
 
 type Rubric = ReturnType<typeof loadRubric>;
@@ -565,24 +554,17 @@ async function oneRun(r: OneRun): Promise<KeyRecord> {
     throw new UpstreamError(`agent cannot start: ${r.executable}`);
   const exit: number | "timeout" = res.timedOut ? "timeout" : (res.exitCode ?? -signalNumber(res.signal));
 
-  for (const [from, to] of [
-    [p.callLog, join(p.out, "gh-calls.jsonl")],
-    [p.transcript, join(p.out, "transcript.txt")],
-  ] as const) {
-    try {
-      if (lstatSync(from).isFile()) cpSync(from, to);
-    } catch {
-      // the agent removed it; the scan and the packet see what is there
-    }
-  }
-
+  // Everything after the agent reads a private copy of its root (collect.ts), never the root itself.
+  const partial = `raw/.${r.bid}.partial`;
+  const copy = mkdirConfined(r.runDir, partial, 0o700);
+  const collected = collectRunRoot(r.root, copy);
   const shingled = (path: string) =>
     path === "run/transcript.txt" ||
     path === "run/transcript.stderr.txt" ||
     path === "run/gh-calls.jsonl" ||
     path.startsWith("run/out/");
-  const scan = await scanRunRoot(r.root, r.rubric, shingled);
-  const reasons: string[] = [];
+  const scan = await scanRunRoot(copy, r.rubric, shingled);
+  const reasons: string[] = [...collected.reasons];
   for (const o of scan.offenders) {
     const why =
       o.kind === "canary"
@@ -592,39 +574,28 @@ async function oneRun(r: OneRun): Promise<KeyRecord> {
           : `rubric criteria text in ${o.path}`;
     if (!reasons.includes(why)) reasons.push(why);
   }
+  const skipped = [...collected.skipped];
+  for (const s of scan.skipped)
+    if (s.startsWith("run/") && !skipped.includes(s.slice(4))) skipped.push(s.slice(4));
 
   const rawDir = join(r.runDir, "raw", r.bid);
-  const skipped = scan.skipped.filter((s) => s.startsWith("run/")).map((s) => s.slice(4));
-  try {
-    cpSync(p.stage, rawDir, {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (src) => {
-        const st = lstatSync(src);
-        if (st.isDirectory() || st.isSymbolicLink()) return true;
-        if (st.isFile() && readable(src)) return true;
-        // sockets, FIFOs and devices (and a file we cannot read, already a leak) stay behind
-        const rel = relative(p.stage, src);
-        if (!skipped.includes(rel)) skipped.push(rel);
-        return false;
-      },
-    });
-  } catch (error) {
-    throw new UpstreamError(`cannot copy run ${r.bid} into raw/: ${(error as Error).message}`);
-  }
+  if (existsSync(join(copy, "run"))) renameSync(join(copy, "run"), rawDir);
+  else mkdirConfined(r.runDir, `raw/${r.bid}`);
+  rmSync(copy, { recursive: true, force: true });
 
-  const caseDir = join(r.runDir, "checks", r.bid);
-  mkdirSync(caseDir, { recursive: true });
-  writeFileSync(
-    join(caseDir, "case.json"),
+  writeConfined(
+    r.runDir,
+    `checks/${r.bid}/case.json`,
     sortedJson({ name: `promotion/${r.task.id}`, grade: r.rubric.checks }),
+    { mkdirs: true },
   );
+  const caseDir = join(r.runDir, "checks", r.bid);
   let checksPassed = true;
   if (r.rubric.checks.length > 0) {
     const graded = await gradeCase(caseDir, join(rawDir, "out"), { repoRoot: r.repo, cwd: r.repo });
-    writeFileSync(join(rawDir, "checks.txt"), renderGrade(graded));
+    writeConfined(r.runDir, `raw/${r.bid}/checks.txt`, renderGrade(graded));
     checksPassed = graded.passed;
-  } else writeFileSync(join(rawDir, "checks.txt"), "no checks\n");
+  } else writeConfined(r.runDir, `raw/${r.bid}/checks.txt`, "no checks\n");
 
   return {
     arm: r.armName,
@@ -637,15 +608,6 @@ async function oneRun(r: OneRun): Promise<KeyRecord> {
     leak_reasons: reasons,
     skipped,
   };
-}
-
-function readable(path: string): boolean {
-  try {
-    accessSync(path, constants.R_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const SIGNALS: Record<string, number> = {

@@ -5,12 +5,14 @@
 // interval (method 10, built from the two Wilson intervals), and the runs per arm an 80%-power test
 // would need to detect the observed difference (or, when there is none, min_pass_rate over the
 // baseline). `verify` re-hashes every artifact, the sealed key and the sealed seed.
-import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { ConfinedPathError, openConfined } from "../confined.ts";
 import { ConfigError } from "../errors.ts";
 import { writeFileAtomic } from "../fsx.ts";
 import { type Interval, sampleSizeTwoProportions, wilson } from "../stats.ts";
 import { loadRubric } from "./formats.ts";
+import { checkSeal, hashConfined, sealRun } from "./manifest.ts";
 import { resolveWhere } from "./options.ts";
 import {
   type Artifact,
@@ -96,6 +98,13 @@ export function decide(
 
 function readProvenance(runDir: string): { path: string; prov: Provenance } {
   const path = join(resolve(runDir), "provenance.json");
+  try {
+    closeSync(openConfined(runDir, "provenance.json").fd); // never parse what a link points at
+  } catch (error) {
+    if (!(error instanceof ConfinedPathError)) throw error;
+    if (error.reason !== "missing")
+      throw new ConfigError(`Cannot read provenance "${path}": ${error.message}`);
+  }
   return { path, prov: loadProvenance(path) };
 }
 
@@ -111,6 +120,10 @@ export async function promotionVerdict(opts: {
   const runDir = resolve(opts.runDir);
   const { path: provPath, prov } = readProvenance(runDir);
   if (prov.verdict !== null) throw new ConfigError("verdict already recorded for this run — it is final");
+  // Decide only on what the seal vouches for (per_arm, min_runs, leaks, the key); an unsealed run
+  // (written before manifests) is decided as before and stays unsealed.
+  const seal = checkSeal(runDir);
+  if (!seal.ok && !seal.unsealed) throw new ConfigError(`run does not verify: ${seal.reason}`);
   const keyPath = join(runDir, "sealed", "key.json");
   if (!existsSync(keyPath) || fileSha256(keyPath) !== prov.key_sha256)
     throw new ConfigError("sealed key does not match key_sha256 in provenance");
@@ -159,6 +172,7 @@ export async function promotionVerdict(opts: {
   artifacts.push({ path: "scores.json", sha256: verdict.scores_sha256, bytes: bytes.length });
   artifacts.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   writeFileAtomic(provPath, sortedJson({ ...prov, artifacts, verdict }));
+  if (seal.ok) sealRun(runDir);
   return verdict;
 }
 
@@ -173,39 +187,61 @@ export interface VerifyResult {
   verified: boolean;
   reason: string;
   run_dir: string;
+  /** Ours: whether a sealed manifest authenticated the run (false only with `legacy`). */
+  sealed: boolean;
+  /** Ours: the run-dir-relative file the failure is about (absent on success). */
+  file?: string;
 }
 
-/** Re-hashes every artifact, the sealed key, the scores and the sealed seed; a mismatch is a result. */
-export function promotionVerify(runDirArg: string): VerifyResult {
+/**
+ * Checks the run directory against its sealed manifest (manifest.ts: every file, provenance, the
+ * MAC), then re-hashes provenance's artifacts, the sealed key, the scores and the sealed seed as the
+ * original does. A run without sealed/manifest.json (written before manifests, or stripped) fails
+ * unless `legacy` is set; then only the original's checks run. A mismatch is a result, not an error.
+ */
+export function promotionVerify(runDirArg: string, opts: { legacy?: boolean } = {}): VerifyResult {
   const runDir = resolve(runDirArg);
   const { prov } = readProvenance(runDir);
-  const fail = (reason: string): VerifyResult => ({ verified: false, reason, run_dir: runDir });
+  const seal = checkSeal(runDir);
+  const fail = (reason: string, file?: string): VerifyResult => ({
+    verified: false,
+    reason,
+    run_dir: runDir,
+    sealed: seal.ok,
+    ...(file === undefined ? {} : { file }),
+  });
+  if (!seal.ok && !(seal.unsealed && opts.legacy))
+    return fail(
+      seal.unsealed ? `${seal.reason} (--legacy checks a run written before manifests)` : seal.reason,
+      seal.file,
+    );
   if (prov.artifacts.length === 0) return fail("provenance lists no artifacts");
   for (const a of prov.artifacts) {
     const why = checkArtifact(runDir, a);
-    if (why) return fail(why);
+    if (why) return fail(why, a.path);
   }
   const keyPath = join(runDir, "sealed", "key.json");
   if (!isRegular(keyPath) || fileSha256(keyPath) !== prov.key_sha256)
-    return fail("sealed key does not match key_sha256");
+    return fail("sealed key does not match key_sha256", "sealed/key.json");
   if (prov.verdict !== null) {
     const scores = join(runDir, "scores.json");
     if (!isRegular(scores) || fileSha256(scores) !== prov.verdict.scores_sha256)
-      return fail("scores.json does not match the verdict's scores_sha256");
+      return fail("scores.json does not match the verdict's scores_sha256", "scores.json");
   }
   if (prov.runs.seed_sha256 !== undefined) {
     const orderPath = join(runDir, "sealed", "order.json");
-    if (!isRegular(orderPath)) return fail("missing sealed order");
+    if (!isRegular(orderPath)) return fail("missing sealed order", "sealed/order.json");
     let order: ReturnType<typeof loadSealedOrder>;
     try {
       order = loadSealedOrder(orderPath);
     } catch {
-      return fail("sealed order is malformed");
+      return fail("sealed order is malformed", "sealed/order.json");
     }
     if (sha256(`${order.nonce}:${order.seed}`) !== prov.runs.seed_sha256)
-      return fail("sealed seed does not match seed_sha256");
+      return fail("sealed seed does not match seed_sha256", "sealed/order.json");
   }
-  return { verified: true, reason: `${prov.artifacts.length} artifacts match`, run_dir: runDir };
+  const n = seal.ok ? seal.files : prov.artifacts.length;
+  return { verified: true, reason: `${n} artifacts match`, run_dir: runDir, sealed: seal.ok };
 }
 
 function isRegular(path: string): boolean {
@@ -219,9 +255,12 @@ function isRegular(path: string): boolean {
 function checkArtifact(runDir: string, a: Artifact): string | null {
   if (isAbsolute(a.path) || a.path.split(/[\\/]/).includes("..") || a.path === "")
     return `unsafe artifact path ${JSON.stringify(a.path)}`;
-  const abs = join(runDir, a.path);
-  if (!isRegular(abs)) return `missing artifact ${a.path}`;
-  const bytes = readFileSync(abs);
-  if (bytes.length !== a.bytes || sha256(bytes) !== a.sha256) return `artifact changed: ${a.path}`;
+  let got: { sha256: string; bytes: number };
+  try {
+    got = hashConfined(runDir, a.path); // no link followed at any component
+  } catch {
+    return `missing artifact ${a.path}`;
+  }
+  if (got.bytes !== a.bytes || got.sha256 !== a.sha256) return `artifact changed: ${a.path}`;
   return null;
 }

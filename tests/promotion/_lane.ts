@@ -82,11 +82,17 @@ export function makeLane(
       cli: "stub-agent",
       cli_version: "1.0.0",
       tools: ["Bash"],
-      pass_env: ["STUB_MODE", "STUB_CANARY", "STUB_CRITERIA", "STUB_SNOOP", "STUB_MODEL_URL"],
+      pass_env: ["STUB_MODE", "STUB_CANARY", "STUB_CRITERIA", "STUB_SNOOP", "STUB_MODEL_URL", "STUB_HOST"],
       ...opts.config,
     }),
   );
   return { repo, store, config };
+}
+
+/** `run` of the demo task, main against feat/x, with `lane`'s agent config and `extra` flags. */
+export function runArgs(lane: Lane, ...extra: string[]): string[] {
+  const arms = ["--baseline", "main", "--candidate", "feat/x"];
+  return ["run", "--task-id", "demo", ...arms, "--agent-config", lane.config, ...extra];
 }
 
 export interface Invocation {

@@ -24,6 +24,7 @@ import {
   type Invocation,
   type Lane,
   makeLane,
+  runArgs,
 } from "./_lane.ts";
 
 // Each case starts the real entry (and agents, in a sandbox) several times; on a loaded machine that
@@ -32,21 +33,6 @@ setDefaultTimeout(300_000);
 
 const CANARY = "CANARY-7f3e9a1c-promotion-demo";
 const CRITERION = "The agent opens a pull request that references the new issue.";
-
-function runArgs(lane: Lane, ...extra: string[]): string[] {
-  return [
-    "run",
-    "--task-id",
-    "demo",
-    "--baseline",
-    "main",
-    "--candidate",
-    "feat/x",
-    "--agent-config",
-    lane.config,
-    ...extra,
-  ];
-}
 
 function json(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, "utf8"));
@@ -667,17 +653,24 @@ describe("T7-T9 one blinded run of 2+2", () => {
     });
     expect(readFileSync(join(dir, "provenance.json"), "utf8")).toBe(before);
     const v = await agentEval(["verify", "--run-dir", dir], lane.repo);
-    const n = (json(join(dir, "provenance.json")).artifacts as unknown[]).length;
+    // every file the run directory holds is sealed (sealed/manifest.json), provenance.json included
+    const n = (json(join(dir, "sealed", "manifest.json")).files as unknown[]).length + 1;
     expect({ code: v.code, out: v.out }).toEqual({
       code: 0,
-      out: { verified: true, reason: `${n} artifacts match`, run_dir: dir },
+      out: { verified: true, reason: `${n} artifacts match`, run_dir: dir, sealed: true },
     });
     const bid = Object.keys(key)[0]!;
     writeFileSync(join(dir, "blind", bid, "transcript.txt"), "tampered");
     const w = await agentEval(["verify", "--run-dir", dir], lane.repo);
     expect({ code: w.code, out: w.out }).toEqual({
       code: 0,
-      out: { verified: false, reason: `artifact changed: blind/${bid}/transcript.txt`, run_dir: dir },
+      out: {
+        verified: false,
+        reason: `artifact changed: blind/${bid}/transcript.txt`,
+        run_dir: dir,
+        sealed: false,
+        file: `blind/${bid}/transcript.txt`,
+      },
     });
   });
 
