@@ -1,7 +1,12 @@
 // Secret detectors and fail-closed redaction, shared by every lane that persists text it did not
-// write (shim record mode, step harvests, promotion scrubbing). A detector is a named pattern; a
-// finding names the detector and the span, never the secret. It does not guess at entropy: a shape
-// that is not in the table is not found, so callers that must not leak re-scan what they write.
+// write (shim record mode, step harvests, promotion scrubbing). A detector is a named pattern (the
+// table: lib/redact/rules.ts); a finding names the detector and the span, never the secret. Text is
+// read through normalised copies (lib/redact/normalize.ts) and spans mapped back, so a token split by
+// zero-width characters or percent-encoded is still found and its original characters replaced.
+// Overlapping findings merge into one span. It does not guess at entropy: a shape that is not in the
+// table is not found, so callers that must not leak re-scan what they write.
+import { originalSpan, type View, viewsOf } from "./redact/normalize.ts";
+import { GENERIC, HINTS, VENDOR } from "./redact/rules.ts";
 
 /** One kind of credential and how to recognise it. */
 export interface Detector {
@@ -18,42 +23,8 @@ export interface Finding {
   end: number;
 }
 
-const ASSIGN_NAMES =
-  "PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?";
-const JSON_NAMES =
-  "password|passwd|passphrase|secret|token|api_key|apikey|access_token|refresh_token|id_token|client_secret|private_key|secret_access_key";
-
 /** The default detector table, most specific first (an earlier detector wins an overlap at one start). */
-export const DETECTORS: readonly Detector[] = [
-  {
-    name: "private-key",
-    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*$)/g,
-  },
-  { name: "github-token", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,251}\b/g },
-  { name: "github-pat", pattern: /\bgithub_pat_[A-Za-z0-9_]{22,244}\b/g },
-  { name: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { name: "openai-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { name: "slack-token", pattern: /\bxox[baprs]-[A-Za-z0-9-]{10,}/g },
-  { name: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
-  { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  {
-    name: "http-auth",
-    pattern:
-      /\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token)[ \t]+(?<secret>[A-Za-z0-9._~+/-]{8,}=*)/gi,
-  },
-  { name: "bearer-token", pattern: /\bBearer[ \t]+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/g },
-  {
-    name: "assignment",
-    pattern: new RegExp(
-      `\\b[A-Z0-9_]*(?:${ASSIGN_NAMES})[A-Z0-9_]*[ \\t]*[=:][ \\t]*(?<q>["']?)(?<secret>[^\\s"'&;,]{4,})\\k<q>`,
-      "g",
-    ),
-  },
-  {
-    name: "json-secret",
-    pattern: new RegExp(`"(?:${JSON_NAMES})"[ \\t]*:[ \\t]*"(?<secret>(?:[^"\\\\]|\\\\.){4,})"`, "gi"),
-  },
-];
+export const DETECTORS: readonly Detector[] = [...VENDOR, ...GENERIC];
 
 // Values that name a secret without being one: shell references, masks, our own markers.
 const PLACEHOLDER = /^(?:\$|\*{3}|<|\[REDACTED|x{4,}$|redacted$|null$|none$|true$|false$)/i;
@@ -70,31 +41,71 @@ function globalOf(pattern: RegExp): RegExp {
   return re;
 }
 
-/** Every credential shape in `text`, non-overlapping, in text order. */
-export function findSecrets(text: string, detectors: readonly Detector[] = DETECTORS): Finding[] {
+/** Findings of `detectors` in one text (no normalisation, overlaps kept). */
+export function matchAll(text: string, detectors: readonly Detector[]): (Finding & { rank: number })[] {
   const all: (Finding & { rank: number })[] = [];
   detectors.forEach((d, rank) => {
     for (const m of text.matchAll(globalOf(d.pattern))) {
-      const secret = m.groups?.secret;
+      const g = m.groups;
+      const secret = g ? (g.secret ?? g.secret2 ?? g.secret3) : undefined;
       let start = m.index;
       let end = m.index + m[0].length;
-      if (secret !== undefined) {
-        if (PLACEHOLDER.test(secret)) continue;
+      if (g && ("secret" in g || "secret2" in g || "secret3" in g)) {
+        if (secret === undefined || PLACEHOLDER.test(secret)) continue;
         start = m.index + m[0].lastIndexOf(secret);
         end = start + secret.length;
       }
-      all.push({ detector: d.name, start, end, rank });
+      if (end > start) all.push({ detector: d.name, start, end, rank });
     }
   });
-  all.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end);
+  return all;
+}
+
+/** Sorted, overlapping spans merged (fail closed: the union goes, named after its first finding). */
+export function merged(all: (Finding & { rank?: number })[]): Finding[] {
+  all.sort((a, b) => a.start - b.start || (a.rank ?? 0) - (b.rank ?? 0) || b.end - a.end);
   const out: Finding[] = [];
-  let reach = -1;
   for (const f of all) {
-    if (f.start < reach) continue; // overlaps a finding already kept
-    out.push({ detector: f.detector, start: f.start, end: f.end });
-    reach = f.end;
+    const last = out[out.length - 1];
+    if (last && f.start < last.end) last.end = Math.max(last.end, f.end);
+    else out.push({ detector: f.detector, start: f.start, end: f.end });
   }
   return out;
+}
+
+/** Runs `scan` over every normalised copy of `text` and maps its findings back to `text`. */
+export function scanViews(text: string, scan: (view: string) => (Finding & { rank?: number })[]): Finding[] {
+  const views: View[] = viewsOf(text);
+  if (views.length === 1 && !views[0]?.from) return merged(scan(text));
+  const all: (Finding & { rank?: number })[] = [];
+  for (const v of views) for (const f of scan(v.text)) all.push({ ...f, ...originalSpan(v, f.start, f.end) });
+  return merged(all);
+}
+
+const BUILT_IN: ReadonlySet<Detector> = new Set(DETECTORS);
+const userOnly = new WeakMap<readonly Detector[], readonly Detector[]>();
+
+/**
+ * The detectors worth running on `text`: the built-in ones (`builtIn`, whose literals HINTS lists)
+ * only when one of their literals occurs; user patterns always.
+ */
+export function tableFor(
+  text: string,
+  detectors: readonly Detector[],
+  builtIn: ReadonlySet<Detector> = BUILT_IN,
+): readonly Detector[] {
+  if (HINTS.test(text)) return detectors;
+  let table = userOnly.get(detectors);
+  if (!table) {
+    table = detectors.filter((d) => !builtIn.has(d));
+    userOnly.set(detectors, table);
+  }
+  return table;
+}
+
+/** Every credential shape in `text`, non-overlapping, in text order. */
+export function findSecrets(text: string, detectors: readonly Detector[] = DETECTORS): Finding[] {
+  return scanViews(text, (t) => matchAll(t, tableFor(t, detectors)));
 }
 
 /** The marker that replaces a credential found by `detector`. */

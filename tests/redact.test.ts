@@ -120,8 +120,8 @@ describe("redactText", () => {
     {
       name: "JSON token field",
       input: '{"token": "abcd-1234"}',
-      text: '{"token": "[REDACTED:json-secret]"}',
-      detectors: ["json-secret"],
+      text: '{"token": "[REDACTED:assignment]"}',
+      detectors: ["assignment"],
     },
     {
       name: "token wins over its assignment",

@@ -1,67 +1,119 @@
-// The re-scan after redaction, stopping at the first survivor: the same walk, rules and message as
-// assertClean in request.ts (keys before values, object entries and array items in order, the
-// secret-field rule, the entropy exemptions), without building the list of every finding with its
-// JSON path. A clean value (the common case) is walked once with no allocation per node; only a
-// survivor's path is spelled out, for the error.
+// The re-scan after redaction: one walk with the same rules as the redaction in request.ts (keys
+// before values, object entries and array items in order, secret-named fields at any depth with
+// string or numeric values, JSON held in strings walked as JSON, the entropy exemption only at
+// provider-id paths). A clean value (the common case) is walked once with no allocation per node;
+// only a survivor's path is spelled out. Any survivor is a RedactionError: nothing may be written.
+import { ToolError } from "../errors.ts";
 import type { Detector } from "../redact.ts";
-import { ENTROPY_EXEMPT_KEYS, RedactionError, SECRET_KEY } from "./request.ts";
+import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, type Where } from "./fields.ts";
 import { findStrict } from "./strict.ts";
 
-const KEY = Symbol("key");
-type Step = string | number | typeof KEY;
+/** A credential shape survived redaction, or redaction broke the request: nothing may be written. */
+export class RedactionError extends ToolError {
+  constructor(message: string) {
+    super(message, 3);
+    this.name = "RedactionError";
+  }
+}
 
-/** The first survivor: its detector and the steps from the root. */
-function firstLeft(
+/** The detector name of a secret-named field's value. */
+export const SECRET_FIELD = "secret-field";
+
+/** How the parent sees a value: under a secret-named key, or at an entropy-exempt provider-id path. */
+export interface Under {
+  secret?: boolean;
+  exempt?: boolean;
+}
+
+/** True for a value that a secret-named field must not keep (already-redacted markers are kept). */
+export function secretValue(value: unknown, under: Under): boolean {
+  if (!under.secret) return false;
+  if (typeof value === "number") return true;
+  return typeof value === "string" && value !== "" && !value.startsWith("[REDACTED");
+}
+
+const KEY = Symbol("key");
+const JSON_TEXT = Symbol("json");
+type Step = string | number | typeof KEY | typeof JSON_TEXT;
+/** Called with each finding's detector and the steps to it; returns true to stop the walk. */
+type Visit = (detector: string, at: readonly Step[]) => boolean;
+
+/** Walks `value` as redaction does, calling `visit` per finding; true when a visit stopped it. */
+export function walkFindings(
   value: unknown,
   detectors: readonly Detector[],
-  at: Step[],
-  key?: string,
-  parent?: unknown,
-): string | undefined {
+  visit: Visit,
+  where: Where = "value",
+  under: Under = {},
+  at: Step[] = [],
+): boolean {
+  if (secretValue(value, under)) return visit(SECRET_FIELD, at);
   if (typeof value === "string") {
-    if (key !== undefined && value !== "" && SECRET_KEY.test(key) && !value.startsWith("[REDACTED"))
-      return "secret-field";
-    const exempt =
-      key !== undefined &&
-      (ENTROPY_EXEMPT_KEYS.has(key) ||
-        (key === "data" && (parent as { type?: unknown } | null)?.type === "redacted_thinking"));
-    return findStrict(value, detectors, !exempt)[0]?.detector;
+    if (!under.exempt) {
+      const inner = embeddedJson(value);
+      if (inner !== undefined) {
+        at.push(JSON_TEXT);
+        if (walkFindings(inner, detectors, visit, "value", {}, at)) return true;
+        at.pop();
+      }
+    }
+    for (const f of findStrict(value, detectors, !under.exempt)) if (visit(f.detector, at)) return true;
+    return false;
   }
   if (Array.isArray(value)) {
+    const item = itemAt(where);
     for (let i = 0; i < value.length; i++) {
       at.push(i);
-      const d = firstLeft(value[i], detectors, at, undefined, value);
-      if (d !== undefined) return d;
+      if (walkFindings(value[i], detectors, visit, item, { secret: under.secret }, at)) return true;
       at.pop();
     }
-    return undefined;
+    return false;
   }
   if (typeof value === "object" && value !== null) {
     for (const k of Object.keys(value)) {
-      const inKey = findStrict(k, detectors, true)[0]?.detector;
-      if (inKey !== undefined) {
-        at.push(KEY);
-        return inKey;
-      }
+      at.push(KEY);
+      for (const f of findStrict(k, detectors, true)) if (visit(f.detector, at)) return true;
+      at.pop();
       at.push(k);
-      const d = firstLeft((value as Record<string, unknown>)[k], detectors, at, k, value);
-      if (d !== undefined) return d;
+      const u = { secret: isSecretName(k), exempt: exemptAt(where, k, value) };
+      if (walkFindings((value as Record<string, unknown>)[k], detectors, visit, childAt(where, k), u, at))
+        return true;
       at.pop();
     }
   }
-  return undefined;
+  return false;
 }
 
-function pathOf(at: Step[]): string {
+/** `$.messages[0].content` for steps; a key finding ends in ` (key)`, JSON inside a string in ` (json)`. */
+export function pathOf(at: readonly Step[]): string {
   let path = "$";
-  for (const s of at) path += typeof s === "number" ? `[${s}]` : s === KEY ? " (key)" : `.${s}`;
+  for (const s of at)
+    path += typeof s === "number" ? `[${s}]` : s === KEY ? " (key)" : s === JSON_TEXT ? " (json)" : `.${s}`;
   return path;
 }
 
-/** Throws RedactionError naming the detector and path (never the text) if anything survives. */
-export function assertCleanFast(value: unknown, detectors: readonly Detector[], what: string): void {
-  const at: Step[] = [];
-  const detector = firstLeft(value, detectors, at);
-  if (detector !== undefined)
-    throw new RedactionError(`Cannot write ${what}: a ${detector} shape survived redaction at ${pathOf(at)}`);
+/**
+ * Throws RedactionError naming the detector and path (never the text) if anything survives in
+ * `value`, walked from `where` ("case": a harvested case's scanned parts; "request"; "value").
+ */
+export function assertCleanFast(
+  value: unknown,
+  detectors: readonly Detector[],
+  what: string,
+  where: Where = "case",
+): void {
+  let found: { detector: string; path: string } | undefined;
+  walkFindings(
+    value,
+    detectors,
+    (detector, at) => {
+      found = { detector, path: pathOf(at) };
+      return true;
+    },
+    where,
+  );
+  if (found)
+    throw new RedactionError(
+      `Cannot write ${what}: a ${found.detector} shape survived redaction at ${found.path}`,
+    );
 }

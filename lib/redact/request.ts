@@ -4,9 +4,10 @@
 // Any survivor is a RedactionError: the harvest then writes nothing. Strings under provider-id,
 // signature and encrypted-reasoning keys are exempt from the entropy rule only, so they replay.
 
-import { ToolError } from "../errors.ts";
 import type { Detector, Finding } from "../redact.ts";
 import { redactionMarker } from "../redact.ts";
+import { pathOf, RedactionError, SECRET_FIELD, secretValue, type Under, walkFindings } from "./clean.ts";
+import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, type Where } from "./fields.ts";
 import { findStrict, STRICT_DETECTORS } from "./strict.ts";
 
 /** Top-level request fields kept by default, across the four protocols; everything else is dropped. */
@@ -40,35 +41,8 @@ export const KEEP_FIELDS: readonly string[] = [
   "generationConfig",
 ];
 
-/** Keys whose string values are provider ids, thinking signatures or encrypted reasoning. */
-export const ENTROPY_EXEMPT_KEYS: ReadonlySet<string> = new Set([
-  "id",
-  "tool_use_id",
-  "call_id",
-  "signature",
-  "thoughtSignature",
-  "thought_signature",
-  "encrypted_content",
-  "previous_response_id",
-]);
-
-/** Keys whose whole string value is a credential, whatever it looks like (`{"password": "hunter2"}`). */
-export const SECRET_KEY =
-  /^(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?token|refresh[_-]?token|id[_-]?token|client[_-]?secret|private[_-]?key|secret[_-]?access[_-]?key|authorization|x-api-key)$/i;
-
-const SECRET_FIELD = "secret-field";
-
-function secretField(key: string | undefined, value: string): boolean {
-  return key !== undefined && value !== "" && SECRET_KEY.test(key) && !value.startsWith("[REDACTED");
-}
-
-/** A credential shape survived redaction, or redaction broke the request: nothing may be written. */
-export class RedactionError extends ToolError {
-  constructor(message: string) {
-    super(message, 3);
-    this.name = "RedactionError";
-  }
-}
+export { ENTROPY_EXEMPT_KEYS, isSecretName } from "./fields.ts";
+export { RedactionError };
 
 /** How to redact: the detector table (strict + user patterns) and the extra fields to keep. */
 export interface RedactOptions {
@@ -79,13 +53,6 @@ export interface RedactOptions {
 /** A finding with where it was, never what it was. */
 export interface Located extends Finding {
   path: string;
-}
-
-function exempt(key: string | undefined, parent: unknown): boolean {
-  if (key === undefined) return false;
-  if (ENTROPY_EXEMPT_KEYS.has(key)) return true;
-  // Anthropic's redacted_thinking block carries its encrypted reasoning in `data`.
-  return key === "data" && (parent as { type?: unknown } | null)?.type === "redacted_thinking";
 }
 
 function redactString(s: string, detectors: readonly Detector[], entropyRule: boolean): string {
@@ -100,22 +67,41 @@ function redactString(s: string, detectors: readonly Detector[], entropyRule: bo
   return out + s.slice(at);
 }
 
-/** Redacts every string and key of a JSON value (a new value; the input is untouched). */
+/**
+ * Redacts every string and key of a JSON value (a new value; the input is untouched), walked from
+ * `where` ("request" for a request body; "value", the default, for tool-call arguments).
+ */
 export function redactValue(
   value: unknown,
   detectors: readonly Detector[],
-  key?: string,
-  parent?: unknown,
+  where: Where = "value",
+  under: Under = {},
 ): unknown {
-  if (typeof value === "string")
-    return secretField(key, value)
-      ? redactionMarker(SECRET_FIELD)
-      : redactString(value, detectors, !exempt(key, parent));
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, detectors, undefined, value));
+  if (secretValue(value, under)) return redactionMarker(SECRET_FIELD);
+  if (typeof value === "string") {
+    let s = value;
+    if (!under.exempt) {
+      // JSON held in a string (Responses `arguments`, tool results): its fields are fields too.
+      const inner = embeddedJson(s);
+      if (inner !== undefined) {
+        const red = redactValue(inner, detectors);
+        const text = JSON.stringify(red);
+        if (text !== JSON.stringify(inner)) s = text;
+      }
+    }
+    return redactString(s, detectors, !under.exempt);
+  }
+  if (Array.isArray(value)) {
+    const item = itemAt(where);
+    return value.map((v) => redactValue(v, detectors, item, { secret: under.secret }));
+  }
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
-      out[redactString(k, detectors, true)] = redactValue(v, detectors, k, value);
+      out[redactString(k, detectors, true)] = redactValue(v, detectors, childAt(where, k), {
+        secret: isSecretName(k),
+        exempt: exemptAt(where, k, value),
+      });
     return out;
   }
   return value;
@@ -125,22 +111,19 @@ export function redactValue(
 export function scanValue(
   value: unknown,
   detectors: readonly Detector[],
-  path = "$",
-  key?: string,
-  parent?: unknown,
+  where: Where = "request",
 ): Located[] {
-  if (typeof value === "string") {
-    if (secretField(key, value)) return [{ detector: SECRET_FIELD, start: 0, end: value.length, path }];
-    return findStrict(value, detectors, !exempt(key, parent)).map((f) => ({ ...f, path }));
-  }
-  if (Array.isArray(value))
-    return value.flatMap((v, i) => scanValue(v, detectors, `${path}[${i}]`, undefined, value));
-  if (typeof value === "object" && value !== null)
-    return Object.entries(value).flatMap(([k, v]) => [
-      ...findStrict(k, detectors, true).map((f) => ({ ...f, path: `${path} (key)` })),
-      ...scanValue(v, detectors, `${path}.${k}`, k, value),
-    ]);
-  return [];
+  const out: Located[] = [];
+  walkFindings(
+    value,
+    detectors,
+    (detector, at) => {
+      out.push({ detector, start: 0, end: 0, path: pathOf(at) });
+      return false;
+    },
+    where,
+  );
+  return out;
 }
 
 /** The request with only allowlisted top-level fields, every string redacted. */
@@ -148,10 +131,10 @@ export function redactRequest(req: Record<string, unknown>, o: RedactOptions = {
   const keep = new Set([...KEEP_FIELDS, ...(o.keepFields ?? [])]);
   const detectors = o.detectors ?? STRICT_DETECTORS;
   const kept = Object.fromEntries(Object.entries(req).filter(([k]) => keep.has(k)));
-  return redactValue(kept, detectors) as Record<string, unknown>;
+  return redactValue(kept, detectors, "request") as Record<string, unknown>;
 }
 
-/** Throws RedactionError naming the detector and path (never the text) if anything survives. */
+/** Throws RedactionError naming the detector and path (never the text) if anything survives in a request. */
 export function assertClean(value: unknown, detectors: readonly Detector[], what: string): void {
   const left = scanValue(value, detectors);
   if (left.length > 0) {

@@ -1,27 +1,26 @@
 // The strict detector set for text that leaves the machine as an artifact (step cases): the default
-// table plus more vendor tokens, Basic credentials, credentials in URLs, e-mail addresses, and a
-// high-entropy rule. Kept apart from DETECTORS so the shim's record mode keeps its behaviour (e-mail
-// addresses are legitimate gh output). The entropy rule is a function, not a pattern, and can be
-// switched off per string (provider ids, thinking signatures, encrypted reasoning must replay).
-import { DETECTORS, type Detector, type Finding, findSecrets } from "../redact.ts";
+// table plus e-mail addresses (internationalised too) and a high-entropy rule. Kept apart from
+// DETECTORS so the shim's record mode keeps its behaviour (e-mail addresses are legitimate gh
+// output). The entropy rule is a function, not a pattern, and can be switched off per string
+// (provider ids, thinking signatures, encrypted reasoning must replay). Both read the same
+// normalised copies as the named rules (lib/redact/normalize.ts).
+import { DETECTORS, type Detector, type Finding, matchAll, scanViews, tableFor } from "../redact.ts";
 
 /** Bumped whenever a rule changes, and recorded in every case's provenance. */
-export const REDACTION_RULES_VERSION = "strict-1";
+export const REDACTION_RULES_VERSION = "strict-2";
 
 /** Detectors the strict set adds to the default table. */
 export const STRICT_EXTRA: readonly Detector[] = [
-  { name: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { name: "stripe-key", pattern: /\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}/g },
-  { name: "gitlab-token", pattern: /\bglpat-[0-9A-Za-z_-]{20,}/g },
-  { name: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { name: "huggingface-token", pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
-  { name: "basic-auth", pattern: /\bBasic[ \t]+(?<secret>[A-Za-z0-9+/]{8,}={0,2})/g },
-  { name: "url-credentials", pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]+:(?<secret>[^\s@/"'<>]+)@/gi },
-  { name: "email", pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
+  {
+    name: "email",
+    pattern:
+      /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*\.(?:\p{L}{2,}|xn--[a-z0-9-]+)/gu,
+  },
 ];
 
 /** The default table then the strict additions (earlier wins an overlap at one start). */
 export const STRICT_DETECTORS: readonly Detector[] = [...DETECTORS, ...STRICT_EXTRA];
+const BUILT_IN: ReadonlySet<Detector> = new Set(STRICT_DETECTORS);
 
 // Runs of token characters; a credential is one run in text, code or JSON.
 const TOKEN = /[A-Za-z0-9+/_=-]{20,}/g;
@@ -95,30 +94,13 @@ export function findStrict(text: string, detectors: readonly Detector[], entropy
   return found;
 }
 
-// Every built-in detector needs one of these literals to match (the property tests plant every
-// shape): a string without any of them skips the built-in table; user patterns always run.
-const PREFILTER =
-  /-----BEGIN|gh[pousr]_|github_pat_|sk-|xox[baprs]-|AKIA|ASIA|eyJ|authorization|bearer|basic|password|passwd|passphrase|token|secret|api_?key|access_key|private_key|credential|AIza|_live_|_test_|glpat-|npm_|hf_|:\/\/|@/i;
-const BUILT_IN: ReadonlySet<Detector> = new Set(STRICT_DETECTORS);
-const userOnly = new WeakMap<readonly Detector[], readonly Detector[]>();
-
 function scanStrict(text: string, detectors: readonly Detector[], entropyRule: boolean): Finding[] {
-  let table = detectors;
-  if (!PREFILTER.test(text)) {
-    table = userOnly.get(detectors) ?? detectors.filter((d) => !BUILT_IN.has(d));
-    userOnly.set(detectors, table);
-  }
-  const named = table.length > 0 ? findSecrets(text, table) : [];
-  if (!entropyRule) return named;
-  const all = [...named, ...findHighEntropy(text)].sort((a, b) => a.start - b.start || b.end - a.end);
-  const out: Finding[] = [];
-  let reach = -1;
-  for (const f of all) {
-    if (f.start < reach) continue;
-    out.push(f);
-    reach = f.end;
-  }
-  return out;
+  return scanViews(text, (t) => {
+    const table = tableFor(t, detectors, BUILT_IN);
+    const named = table.length > 0 ? matchAll(t, table) : [];
+    // A named rule names a span the entropy rule also found.
+    return entropyRule ? [...named, ...findHighEntropy(t).map((f) => ({ ...f, rank: 1e9 }))] : named;
+  });
 }
 
 /** Builds detectors from user regexes (`--redact-pattern`); a bad regex is the caller's usage error. */
