@@ -1,6 +1,6 @@
 // The private work directory of one case run, laid out as run_eval.sh laid it out:
 //   WORK/state/ (EVAL_STATE_DIR)   WORK/out/ (OUT, EVAL_OUT)   WORK/bin/ (gh first, python3, git)
-//   WORK/case/ (a copy of the case, subject.sh 0755)           WORK/repo/ (the subject's cwd, from fixture_repo/)
+//   WORK/case/ (a copy of the case without expected/, subject.sh 0755)  WORK/repo/ (cwd, from fixture_repo/)
 //   WORK/home/ (HOME)   WORK/gh-config/ (GH_CONFIG_DIR)   WORK/scripts/ (EVAL_SCRIPTS_DIR)
 //   WORK/gh-calls.jsonl (the call log, outside OUT)   WORK/cassettes.json or WORK/empty-cassettes.json
 // and the subject's environment, which holds these paths and nothing else from the host.
@@ -83,14 +83,17 @@ function execWrapper(target: string): string {
 }
 
 /**
- * Lays out `root` for the case in `caseDir`: every directory, the case copy (subject.sh 0755), the
+ * Lays out `root` for the case in `caseDir`: every directory, the case copy (no expected/; subject.sh 0755), the
  * seeded repo, the cassettes (or an empty cassette), the python3 and git wrappers. gh is the caller's.
  */
 export function layOut(root: string, caseDir: string): Work {
   const hasCassettes = existsSync(join(caseDir, "cassettes.json"));
   const w = workPaths(root, hasCassettes);
   for (const d of [w.state, w.out, w.bin, w.repo, w.home, w.ghConfig, w.scripts]) ensureDir(d);
-  cpSync(caseDir, w.case, { recursive: true, verbatimSymlinks: true });
+  // expected/ holds the answers the case is graded against (grading reads the host's case dir), so
+  // the subject's copy leaves it out: the sandbox shows WORK, and nothing of the host's case dir.
+  const answers = join(caseDir, "expected");
+  cpSync(caseDir, w.case, { recursive: true, verbatimSymlinks: true, filter: (src) => src !== answers });
   chmodSync(join(w.case, "subject.sh"), 0o755);
   const fixture = join(caseDir, "fixture_repo");
   if (existsSync(fixture)) {
