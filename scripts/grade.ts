@@ -6,8 +6,9 @@ import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { defineCommand } from "citty";
 import { runTool, type ToolEdge } from "../lib/cli.ts";
-import { ConfigError } from "../lib/errors.ts";
+import { ConfigError, UsageError } from "../lib/errors.ts";
 import { findingLine, lintCase } from "../lib/grade/lint.ts";
+import { MAX_FILE_BYTES } from "../lib/grade/out.ts";
 import { renderGrade } from "../lib/grade/render.ts";
 import { gradeCase } from "../lib/grade/runner.ts";
 import { type LintRun, runIddLint } from "../lib/idd/cli.ts";
@@ -108,6 +109,10 @@ const grade = defineCommand({
   args: {
     case: { type: "string", required: true, description: "case directory (holds case.json)" },
     out: { type: "string", required: true, description: "artifact directory (OUT)" },
+    "max-file-bytes": {
+      type: "string",
+      description: `cap on each file an assertion reads (default ${MAX_FILE_BYTES})`,
+    },
     json,
   },
   subCommands: {
@@ -119,7 +124,10 @@ const grade = defineCommand({
     runlog,
   },
   async run({ args }) {
-    const result = await gradeCase(args.case, args.out);
+    const cap = args["max-file-bytes"] ?? String(MAX_FILE_BYTES);
+    if (!/^\d+$/.test(cap) || Number(cap) < 1)
+      throw new UsageError(`--max-file-bytes must be a positive integer, got "${cap}"`);
+    const result = await gradeCase(args.case, args.out, { maxFileBytes: Number(cap) });
     process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderGrade(result));
     return result.passed ? 0 : 1;
   },

@@ -266,7 +266,7 @@ async function grade(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new ConfigError(`grading timed out after ${Math.round(limit / 1000)}s`)),
+      () => reject(new ConfigError(`grading timed out after ${limit / 1000}s (--grade-timeout)`)),
       limit,
     );
   });

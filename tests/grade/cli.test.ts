@@ -294,3 +294,41 @@ test.concurrent("runs from any directory (REPO_ROOT unset: cwd is the repo root)
   expect(got.exitCode).toEqual(0);
   expect(REPO.length > 0).toBe(true);
 });
+
+describe("grade --max-file-bytes: the cap on each file an assertion reads", () => {
+  const rows = [
+    { name: "default cap: passes", flag: [], code: 0, line: "  ✓ rg\n" },
+    {
+      name: "a lower cap refuses the file with one line",
+      flag: ["--max-file-bytes", "10"],
+      code: 1,
+      line: '  ✗ rg — invalid red-green JSON: Refused "<OUT>/rg.json": larger than the size cap (33 bytes, cap 10)\n',
+    },
+    {
+      name: "not a number is a usage error",
+      flag: ["--max-file-bytes", "lots"],
+      code: 2,
+      line: '✗ --max-file-bytes must be a positive integer, got "lots"\n',
+    },
+  ];
+  for (const row of rows) {
+    test.concurrent(row.name, async () => {
+      using tmp = tempDir("grade-cap");
+      const grade = [{ tool: "red-green", file: "OUT/rg.json", label: "rg" }];
+      const { caseDir, outDir } = writeCase(
+        tmp.path,
+        { name: "cap", grade },
+        { "rg.json": '{"red_exit": 1, "green_exit": 0}\n' },
+      );
+      const got = await runGradeCli(["--case", caseDir, "--out", outDir, ...row.flag]);
+      const text = (got.stdout + got.stderr).replaceAll(outDir, "<OUT>");
+      expect({
+        code: got.exitCode,
+        line: text.split("\n").find((l) => l.includes("rg") || l.includes("--max")),
+      }).toEqual({
+        code: row.code,
+        line: row.line.replace(/\n$/, ""),
+      });
+    });
+  }
+});

@@ -100,3 +100,32 @@ test.skipIf(process.platform !== "linux")(
     });
   },
 );
+
+test("grading has its own bound: past --grade-timeout the case ends with exit 2 and one line", async () => {
+  using dir = tempDir("case-run-grade-timeout");
+  // idd-lint repo awaits a git child, so the 1 ms bound always lands first
+  const c = writeEvalCase(dir.path, {
+    name: "slow-grade",
+    body: "",
+    grade: [{ tool: "idd-lint", args: ["repo"], label: "repo" }],
+  });
+  const o = await runCase(c, {
+    sandbox: passThrough,
+    prepare: () => {},
+    probe: fixedProbe(proof(true)),
+    gh: await stageGh(),
+    repoRoot: dir.path,
+    gradeTimeoutMs: 1,
+  });
+  expect({
+    code: o.exitCode,
+    stage: o.stage,
+    message: o.message,
+    lines: o.chunks.filter((ch) => ch.text.startsWith("✗")).map((ch) => ch.text),
+  }).toEqual({
+    code: 2,
+    stage: "grade",
+    message: "eval failed: slow-grade",
+    lines: ["✗ grading timed out after 0.001s (--grade-timeout)\n", "✗ eval failed: slow-grade\n"],
+  });
+});
