@@ -7,31 +7,15 @@
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { closeSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { codepointCompare } from "../_py/text.ts";
 import { ConfinedPathError, openConfined, readConfined, writeConfined } from "../confined.ts";
 import { walkTree } from "../leak/walk.ts";
-import { type Artifact, SealedOrder, sortedJson } from "./records.ts";
+import { type Artifact, SealedManifest, SealedOrder, sortedJson } from "./records.ts";
 
 export const MANIFEST = "sealed/manifest.json";
 export const PROVENANCE = "provenance.json";
 const SALT = "proctor/promotion/sealed-manifest";
 const INFO = "hmac-sha256 v1";
-const HEX64 = z.string().regex(/^[0-9a-f]{64}$/);
-
-/** sealed/manifest.json. */
-export const SealedManifest = z
-  .object({
-    version: z.literal(1),
-    mac_alg: z.literal("HMAC-SHA256"),
-    key: z.literal("HKDF-SHA256(sealed/order.json nonce:seed)"),
-    files: z.array(z.object({ path: z.string(), sha256: HEX64, bytes: z.number().int().min(0) }).strict()),
-    provenance_sha256: HEX64,
-    mac: HEX64,
-  })
-  .strict();
-export type SealedManifest = z.infer<typeof SealedManifest>;
-
 /** What verify reports: the first problem found and the file it is about. */
 export type SealCheck =
   | { ok: true; files: number }

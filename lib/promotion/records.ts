@@ -42,6 +42,21 @@ export const SealedOrder = z.looseObject({
 });
 export type SealedOrder = z.infer<typeof SealedOrder>;
 
+const HEX64 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** sealed/manifest.json (ours): every file of the run directory and provenance's digest, under an HMAC (manifest.ts). */
+export const SealedManifest = z
+  .object({
+    version: z.literal(1),
+    mac_alg: z.literal("HMAC-SHA256"),
+    key: z.literal("HKDF-SHA256(sealed/order.json nonce:seed)"),
+    files: z.array(z.object({ path: z.string(), sha256: HEX64, bytes: z.number().int().min(0) }).strict()),
+    provenance_sha256: HEX64,
+    mac: HEX64,
+  })
+  .strict();
+export type SealedManifest = z.infer<typeof SealedManifest>;
+
 const Artifact = z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().min(0) });
 export type Artifact = z.infer<typeof Artifact>;
 
@@ -85,7 +100,7 @@ export type Scores = z.infer<typeof Scores>;
 
 /** JSON Schemas committed as schemas/promotion-<name>.schema.json. */
 export function promotionRunJsonSchemas(): Record<
-  "provenance" | "scores" | "sealed-key" | "sealed-order",
+  "provenance" | "scores" | "sealed-key" | "sealed-order" | "sealed-manifest",
   unknown
 > {
   const io = { io: "input" } as const;
@@ -94,6 +109,7 @@ export function promotionRunJsonSchemas(): Record<
     scores: z.toJSONSchema(Scores, io),
     "sealed-key": z.toJSONSchema(SealedKey, io),
     "sealed-order": z.toJSONSchema(SealedOrder, io),
+    "sealed-manifest": z.toJSONSchema(SealedManifest, io),
   };
 }
 

@@ -11,16 +11,20 @@
 //   sealed/key.json            {<bid>: {arm, index, raw, exit (int | "timeout"), duration_s,
 //                              checks_passed, leak, leak_reasons, skipped}}   operator only
 //   sealed/order.json          {seed, order: [bids in run order], nonce}      operator only
-//   raw/<bid>/                 the run's stage as the agent left it (workspace/, out/, home/, tmp/,
-//                              gh-config/, state/, bin/, prompt.txt, cassettes.json,
-//                              gh-calls.jsonl, transcript.txt, transcript.stderr.txt; sockets,
-//                              FIFOs and devices skipped) + checks.txt (grade output)  operator only
+//   sealed/manifest.json       every other file here {path, sha256, bytes} + provenance's sha256,
+//                              HMAC-SHA256 keyed from order.json (manifest.ts); re-sealed by verdict
+//   raw/<bid>/                 the run's stage as the agent left it, copied by collect.ts (regular
+//                              files and directories only: links, sockets, FIFOs and devices stay
+//                              behind, listed in skipped) + out/{gh-calls.jsonl,transcript.txt}
+//                              copies + checks.txt (grade output)               operator only
 //   checks/<bid>/case.json     {"name": "promotion/<task>", "grade": <rubric checks>}
 //   blind/<bid>/               transcript.txt, transcript.stderr.txt, gh-calls.jsonl (scrubbed),
 //                              out/<rel> (every UTF-8 out/ file, scrubbed), criteria.json [{id, text}]
-//   blind/scores.template.json {<bid>: {<criterion id>: null}} for sorted bids    graders fill this
+//   blind/scores.template.json {<bid>: {<criterion id>: null}} for sorted bids    graders fill a copy
 //   scores.json                the graders' scores, once `verdict` ran
-// blind/ and checks/ carry one fixed mtime (1980-01-01); graders open blind/ only.
+// blind/ and checks/ carry one fixed mtime (1980-01-01); graders open blind/ only. Nothing after an
+// agent reads or writes its run root but collect.ts's descriptor walk; a link where the layout has a
+// directory or file is a leak (the run is invalid), never followed.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir, userInfo } from "node:os";

@@ -4,7 +4,9 @@
 // each arm's pass rate with a 95% Wilson interval, the difference with Newcombe's hybrid score
 // interval (method 10, built from the two Wilson intervals), and the runs per arm an 80%-power test
 // would need to detect the observed difference (or, when there is none, min_pass_rate over the
-// baseline). `verify` re-hashes every artifact, the sealed key and the sealed seed.
+// baseline). `verify` checks the sealed manifest (manifest.ts: every file, provenance, the MAC), then
+// re-hashes every artifact, the sealed key and the sealed seed; verdict decides only a run that
+// verifies, and re-seals it.
 import { closeSync, existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfinedPathError, openConfined } from "../confined.ts";
@@ -123,7 +125,10 @@ export async function promotionVerdict(opts: {
   // Decide only on what the seal vouches for (per_arm, min_runs, leaks, the key); an unsealed run
   // (written before manifests) is decided as before and stays unsealed.
   const seal = checkSeal(runDir);
-  if (!seal.ok && !seal.unsealed) throw new ConfigError(`run does not verify: ${seal.reason}`);
+  if (!seal.ok && !seal.unsealed) {
+    const hint = seal.file === "blind/scores.template.json" ? " — graders fill a copy of the template" : "";
+    throw new ConfigError(`run does not verify: ${seal.reason}${hint}`);
+  }
   const keyPath = join(runDir, "sealed", "key.json");
   if (!existsSync(keyPath) || fileSha256(keyPath) !== prov.key_sha256)
     throw new ConfigError("sealed key does not match key_sha256 in provenance");
