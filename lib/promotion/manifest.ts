@@ -55,11 +55,19 @@ export function hashConfined(root: string, rel: string): { sha256: string; bytes
   }
 }
 
-/** Every entry of the run directory but the manifest and provenance: regular files and the rest. */
+/**
+ * `agent-eval report`'s default output: a view derived from provenance and the key, written after the
+ * run (often after verify), read by neither verdict nor verify. It is neither sealed nor refused,
+ * as long as it is a regular file.
+ */
+export const REPORT = "report.html";
+
+/** Every entry of the run directory but the manifest, provenance and the report: files and the rest. */
 function entries(runDir: string): { files: string[]; odd: { path: string; type: string }[] } {
   const files: string[] = [];
   const odd: { path: string; type: string }[] = [];
   for (const e of walkTree(runDir)) {
+    if (e.path === REPORT && e.type === "file") continue;
     if (e.path === MANIFEST || e.path === PROVENANCE || e.type === "dir") continue;
     if (e.type === "file") files.push(e.path);
     else odd.push({ path: e.path, type: e.type });

@@ -115,6 +115,16 @@ describe("a sealed run", () => {
     expect(promotionVerify(dir).verified).toBe(true);
   });
 
+  test("agent-eval report's default output beside it is not part of the run (a link there is)", async () => {
+    const dir = copy();
+    const r = await agentEval(["report", dir], lane.repo);
+    expect([r.code, r.out.report]).toEqual([0, join(dir, "report.html")]);
+    expect(promotionVerify(dir).verified).toBe(true);
+    rmSync(join(dir, "report.html"));
+    symlinkSync("/etc/hostname", join(dir, "report.html"));
+    expect(promotionVerify(dir)).toEqual(failure(dir, "unexpected link report.html", "report.html"));
+  });
+
   test.each([
     ["a file at the top", "extra.txt", "file"],
     ["a file deep in raw/", "raw/x/out/extra.md", "file"],
