@@ -101,12 +101,15 @@ variants:
   - {name: fixer, harness: claude, model: fixer}
 `;
 
-/** One run of tests/docker/_interrupt.ts, signalled once `at` docker calls have been invoked (0: at "ready"). */
-async function interruptedRun(runId: string, at: number | undefined, signal: NodeJS.Signals) {
+/**
+ * One run of tests/docker/_interrupt.ts, signalled once `at` docker calls have been invoked (0: at
+ * "ready"); `group` signals its whole process group, as a terminal's Ctrl-C does.
+ */
+async function interruptedRun(runId: string, at: number | undefined, signal: NodeJS.Signals, group = false) {
   const child = spawn(
     BIN.bun,
     [join(import.meta.dirname, "_interrupt.ts"), runId, image, scratch.path, suitePath, trialsPath(runId)],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], detached: group },
   );
   const verbs: string[] = [];
   let inFlight: string | undefined;
@@ -123,7 +126,8 @@ async function interruptedRun(runId: string, at: number | undefined, signal: Nod
       if (line !== "ready" && !line.startsWith("done")) verbs.push(line);
       if (at !== undefined && inFlight === undefined && (at === 0 ? line === "ready" : verbs.length === at)) {
         inFlight = at === 0 ? "(none yet)" : line;
-        child.kill(signal);
+        if (group && child.pid) process.kill(-child.pid, signal);
+        else child.kill(signal);
       }
     }
   });
@@ -169,16 +173,18 @@ describe("a suite run interrupted anywhere leaves nothing behind", () => {
   });
   afterAll(() => scratch?.[Symbol.dispose]());
 
-  // Twenty points spread over the run's docker calls, SIGTERM and SIGINT in turn.
+  // Twenty points spread over the run's docker calls, SIGTERM and SIGINT in turn, every other SIGINT
+  // to the whole process group (the docker clients run in their own groups, so only the run gets it).
   test.each(
     Array.from({ length: 20 }, (_, i) => ({
       i,
       signal: (i % 2 === 0 ? "SIGTERM" : "SIGINT") as NodeJS.Signals,
       code: i % 2 === 0 ? 143 : 130,
+      to: i % 4 === 1 ? "its process group" : "the process",
     })),
-  )("$signal at point $i of 20", async ({ i, signal, code }) => {
+  )("$signal to $to at point $i of 20", async ({ i, signal, code, to }) => {
     const runId = `i${process.pid}p${i}`;
-    const r = await interruptedRun(runId, Math.floor((i * total) / 20), signal);
+    const r = await interruptedRun(runId, Math.floor((i * total) / 20), signal, to !== "the process");
     landed.push(r.inFlight ?? "(after the end)");
     expect({ exitCode: r.exitCode, left: r.left }).toEqual({ exitCode: code, left: NOTHING });
   });
