@@ -38,7 +38,7 @@ import { prepareWorkDir } from "./sandbox/stage.ts";
 
 // The promotion lane builds its own bwrap line (shared network, its CLI bound read-only) from the same parts.
 export { checkSpec, MACOS_PROFILE, SUBJECT_ID, setprivArgs, type WrapContext } from "./sandbox/_wrap.ts";
-export { DEFAULT_LIMITS, parseLimit, type SubjectLimits } from "./sandbox/limits.ts";
+export { DEFAULT_LIMITS, MIN_MEMORY_MIB, parseLimit, type SubjectLimits } from "./sandbox/limits.ts";
 export {
   type IsolationProbe,
   type IsolationProof,

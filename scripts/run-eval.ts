@@ -21,7 +21,15 @@ import { Progress } from "../lib/runner/progress.ts";
 import { runResult } from "../lib/runner/result.ts";
 import { renderMarkdown, renderSummary } from "../lib/runner/summary.ts";
 import { isMain } from "../lib/runtime.ts";
-import { detectSandbox, openProbe, prepareWorkDir, type SandboxMechanism } from "../lib/sandbox.ts";
+import {
+  DEFAULT_LIMITS,
+  detectSandbox,
+  MIN_MEMORY_MIB,
+  openProbe,
+  parseLimit,
+  prepareWorkDir,
+  type SandboxMechanism,
+} from "../lib/sandbox.ts";
 
 export const USAGE = "Usage: run-eval [options] <case-dir|folder>...\n";
 
@@ -61,6 +69,14 @@ const command = defineCommand({
       description: `cap on each file read back, published or kept (default ${MAX_FILE_BYTES})`,
     },
     sandbox: { type: "string", description: "use only this mechanism: bwrap, unshare or sandbox-exec" },
+    "pids-max": {
+      type: "string",
+      description: `processes and threads of a subject's uid (RLIMIT_NPROC; default ${DEFAULT_LIMITS.pids})`,
+    },
+    "memory-max": {
+      type: "string",
+      description: `MiB of data per subject process (RLIMIT_DATA) and per private tmpfs (default ${DEFAULT_LIMITS.memoryMiB})`,
+    },
   },
   async run({ args }) {
     const paths = (args._ as string[]).filter((a) => a !== "");
@@ -85,7 +101,12 @@ const command = defineCommand({
     if (args.report) checkReportPath(resolve(args.report));
     const cases = findCases(paths);
 
-    const detection = await detectSandbox(args.sandbox ? { prefer: args.sandbox as SandboxMechanism } : {});
+    const limits = {
+      pids: parseLimit(args["pids-max"], "--pids-max", DEFAULT_LIMITS.pids),
+      memoryMiB: parseLimit(args["memory-max"], "--memory-max", DEFAULT_LIMITS.memoryMiB, MIN_MEMORY_MIB),
+    };
+    const prefer = args.sandbox ? { prefer: args.sandbox as SandboxMechanism } : {};
+    const detection = await detectSandbox({ ...prefer, limits });
     if (!detection.ok) {
       process.stderr.write(`✗ ${detection.reason}\n  ${detection.remedy}\n`);
       return 2;

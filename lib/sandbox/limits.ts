@@ -49,10 +49,17 @@ export function tmpfsBytes(limits: SubjectLimits): string {
   return String(limits.memoryMiB * 1024 * 1024);
 }
 
-/** Parses a limit flag's value (a positive integer) or throws a UsageError naming the flag. */
-export function parseLimit(value: string | undefined, flag: string, fallback: number): number {
+/** The least --memory-max the gh shim starts under (Bun aborts below ~384 MiB of data). */
+export const MIN_MEMORY_MIB = 512;
+
+/** Parses a limit flag's value (an integer >= min) or throws a UsageError naming the flag. */
+export function parseLimit(value: string | undefined, flag: string, fallback: number, min = 1): number {
   if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
-    throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min)
+    throw new UsageError(
+      min > 1
+        ? `${flag} must be an integer of at least ${min}, got "${value}"`
+        : `${flag} must be a positive integer, got "${value}"`,
+    );
   return Number(value);
 }
