@@ -1,11 +1,12 @@
 // Fail-closed redaction of a model request (and of the calls expected at its step) before it becomes
 // a step case: only allowlisted top-level fields survive, every string (and object key) is scanned
 // with the strict detectors plus the user's patterns, and the result is scanned again from scratch.
-// Any survivor is a RedactionError: the harvest then writes nothing. Strings under provider-id,
-// signature and encrypted-reasoning keys are exempt from the entropy rule only, so they replay.
+// Any survivor is a RedactionError: the harvest then writes nothing. Secret-named fields lose their
+// value at any depth (JSON held in strings included); strings at the provider-id, signature and
+// encrypted-reasoning paths (lib/redact/fields.ts) are exempt from the entropy rule only, so they replay.
 
 import type { Detector, Finding } from "../redact.ts";
-import { redactionMarker } from "../redact.ts";
+import { redactionMarker, redactWith } from "../redact.ts";
 import { pathOf, RedactionError, SECRET_FIELD, secretValue, type Under, walkFindings } from "./clean.ts";
 import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, type Where } from "./fields.ts";
 import { findStrict, STRICT_DETECTORS } from "./strict.ts";
@@ -56,15 +57,7 @@ export interface Located extends Finding {
 }
 
 function redactString(s: string, detectors: readonly Detector[], entropyRule: boolean): string {
-  const findings = findStrict(s, detectors, entropyRule);
-  if (findings.length === 0) return s;
-  let out = "";
-  let at = 0;
-  for (const f of findings) {
-    out += s.slice(at, f.start) + redactionMarker(f.detector);
-    at = f.end;
-  }
-  return out + s.slice(at);
+  return redactWith(s, (t) => findStrict(t, detectors, entropyRule)).text;
 }
 
 /**
