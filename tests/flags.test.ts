@@ -145,7 +145,6 @@ describe("a single-value flag given twice is refused (exit 2, one line)", () => 
       args: ["judge", "--judge-key-env", "A", "--judgeKeyEnv", "B"],
       flag: "judge-key-env",
     },
-    { tool: "agent-eval", args: ["suite", "s.yaml", "--pass-env", "A", "--pass-env", "B"], flag: "pass-env" },
     { tool: "eval-mcp", args: ["--root", "/", "--root", "/tmp"], flag: "root" },
     { tool: "run-eval", args: ["-j", "2", "-j3", "case"], flag: "jobs" },
     { tool: "grade", args: ["--case", "a", "--out", "o", "--out", "p"], flag: "out" },
@@ -159,6 +158,14 @@ describe("a single-value flag given twice is refused (exit 2, one line)", () => 
         stderr: `✗ Cannot accept --${row.flag} twice: it takes one value\n`,
       });
     });
+
+  test.concurrent("agent-eval suite keeps halo's vocabulary (error: line, exit 1)", async () => {
+    expect(await cli("agent-eval", ["suite", "s.yaml", "--pass-env", "A", "--pass-env", "B"])).toEqual({
+      exitCode: 1,
+      stdout: "",
+      stderr: "error: Cannot accept --pass-env twice: it takes one value\n",
+    });
+  });
 
   test.concurrent("agent-eval run answers with its JSON object", async () => {
     expect(await cli("agent-eval", ["run", "--store", "/a", "--store", "/b"])).toEqual({

@@ -2,6 +2,7 @@
 // scorecard. Thin: the flags are declared here, checked and run by lib/suite/cli.ts (halo's exit
 // codes: 0 ran, 1 error).
 import { defineCommand } from "citty";
+import { onFlagError } from "../../lib/flags.ts";
 import { type SuiteFlags, suiteCommand } from "../../lib/suite/cli.ts";
 
 export const suite = defineCommand({
@@ -39,4 +40,10 @@ export const suite = defineCommand({
     tasks: { type: "string", description: "the tasks directory (default <suite dir>/../tasks)" },
   },
   run: ({ args }) => suiteCommand(args as SuiteFlags),
+});
+
+// A repeated or unknown flag is a bad flag: halo's `error: <msg>` and exit 1, like the others.
+onFlagError(suite, (e) => {
+  process.stderr.write(`error: ${e.message}\n`);
+  return 1;
 });
