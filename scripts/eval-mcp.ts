@@ -2,14 +2,15 @@
 // eval-mcp: an MCP server (stdio) that shows scorecards to agents and previews step harvests
 // (lib/mcp/server.ts). stdout carries the protocol only; messages go to stderr. The server ends when
 // the client closes stdin. `--root DIR` is where files may lie besides the working directory;
-// `--allow-writes` lets eval_harvest write cases when a call also says dry_run: false.
+// `--allow-writes` lets eval_harvest write cases when a call also says dry_run: false. The transport
+// (lib/mcp/stdio.ts) answers a malformed line with -32700/-32600 instead of dropping it.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { defineCommand } from "citty";
 import { runTool } from "../lib/cli.ts";
 import { UsageError } from "../lib/errors.ts";
 import { createEvalServer } from "../lib/mcp/server.ts";
+import { LineTransport } from "../lib/mcp/stdio.ts";
 import { isMain } from "../lib/runtime.ts";
 import { harvest } from "../lib/steps/harvest.ts";
 import { VERSION } from "../lib/version.ts";
@@ -32,10 +33,9 @@ const command = defineCommand({
     if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
       throw new UsageError(`--root must be a directory, got "${args.root}"`);
     const server = createEvalServer({ root, allowWrites: args["allow-writes"] === true, harvest });
-    const transport = new StdioServerTransport();
+    const transport = new LineTransport();
     const closed = new Promise<void>((done) => {
       transport.onclose = done;
-      process.stdin.once("end", () => void server.close());
     });
     await server.connect(transport);
     await closed;

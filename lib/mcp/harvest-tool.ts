@@ -1,11 +1,14 @@
 // The `eval_harvest` MCP tool: its input (the `eval-steps harvest` flags, snake_case), path
 // containment for every file it names, the write gate (--allow-writes on the server AND dry_run:
 // false in the call), and the preview it returns: per case the provenance and the expected tool
-// names only, never the request, arguments or anything else a case holds.
+// names only, never the request, arguments or anything else a case holds. Every file the harvest
+// touches goes through confinedFiles (descriptor walks under the root the path lies in), and the
+// cases are written only into a new (or empty) directory, published in one rename.
 import { z } from "zod";
 import { SELECT_REASONS, type StepCase } from "../steps/case.ts";
 import type { HarvestOptions, HarvestResult } from "../steps/harvest.ts";
-import { containedPath } from "./paths.ts";
+import { confinedFiles } from "../steps/harvest-files.ts";
+import { locate } from "./paths.ts";
 
 /** The tool's arguments. Paths are relative to the server's working directory (or absolute) and contained. */
 export const HarvestInput = z.strictObject({
@@ -38,10 +41,10 @@ export interface HarvestPreview {
 }
 
 function contained(what: string, path: string, roots: readonly string[], cwd: string): string {
-  const real = containedPath(path, roots, cwd);
-  if (!real)
+  const at = locate(path, roots, cwd);
+  if (!at)
     throw new Error(`${what} must lie under the root or working directory, got ${JSON.stringify(path)}`);
-  return real;
+  return at.abs;
 }
 
 /** Runs the tool: gate, contain, call the harvest, reduce its result to the preview. */
@@ -70,6 +73,11 @@ export async function harvestTool(
     ...(args.redact_patterns ? { redactPatterns: args.redact_patterns } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     dryRun,
+    files: confinedFiles((p) => {
+      const at = locate(p, ctx.roots, ctx.cwd);
+      if (!at) throw new Error(`${JSON.stringify(p)} must lie under the root or working directory`);
+      return at;
+    }),
   };
   const result = await ctx.run(opts);
   // Only what the preview promises: never a request, an argument or a reason text.

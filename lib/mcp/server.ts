@@ -3,15 +3,17 @@
 // working directory as `{scorecard}`. `eval_harvest` previews a step harvest (provenance and expected
 // tool names only, never a request) and writes cases only when the server runs with --allow-writes
 // and the call says dry_run: false. Every refusal or bad argument is a tool error (isError), never a
-// crash: the SDK turns thrown errors and schema failures into tool results.
-import { readFileSync } from "node:fs";
+// crash: the SDK turns thrown errors and schema failures into tool results. Files are opened by
+// descriptor under a root (lib/confined.ts: no link at any component, FIFOs refused without blocking)
+// and no error quotes a file's content: JSON errors give the line and column only.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { messageOf } from "../errors.ts";
+import { jsonSyntaxWhere } from "../_py/json.ts";
+import { accessProblem, readConfined } from "../confined.ts";
 import { VERSION } from "../version.ts";
 import { isRecord } from "../wire.ts";
 import { HarvestInput, type HarvestRunner, harvestTool } from "./harvest-tool.ts";
-import { containedPath } from "./paths.ts";
+import { locate, rootsOf } from "./paths.ts";
 
 /** Server settings: the root paths may lie under (besides the working directory), writes allowed. */
 export interface ServerOptions {
@@ -25,25 +27,27 @@ export interface ServerOptions {
 /** A thrown error the SDK reports as a tool error with this message. */
 class ToolRefusal extends Error {}
 
+/** The largest scorecard read (a scorecard is a few KiB; this only bounds a hostile file). */
+export const SCORECARD_MAX_BYTES = 16 << 20;
+
 /** Reads a scorecard JSON object from a contained `.json` path; throws ToolRefusal otherwise. */
 export function readScorecard(path: string, roots: readonly string[], cwd: string): Record<string, unknown> {
-  const real =
-    typeof path === "string" && path.endsWith(".json") ? containedPath(path, roots, cwd) : undefined;
-  if (!real)
+  const at = typeof path === "string" && path.endsWith(".json") ? locate(path, roots, cwd) : undefined;
+  if (!at)
     throw new ToolRefusal(
       `scorecard must be a .json file under the root or working directory, got ${JSON.stringify(path)}`,
     );
   let text: string;
   try {
-    text = readFileSync(real, "utf8");
+    text = readConfined(at.root, at.rel, { maxBytes: SCORECARD_MAX_BYTES }).toString("utf8");
   } catch (error) {
-    throw new ToolRefusal(`read scorecard: ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`);
+    throw new ToolRefusal(`read scorecard: ${accessProblem(error)}`);
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (error) {
-    throw new ToolRefusal(`parse scorecard ${path}: ${messageOf(error)}`);
+  } catch {
+    throw new ToolRefusal(`parse scorecard ${path}: ${jsonSyntaxWhere(text)}`);
   }
   if (!isRecord(data)) throw new ToolRefusal(`parse scorecard ${path}: expected a JSON object`);
   return data;
@@ -52,7 +56,7 @@ export function readScorecard(path: string, roots: readonly string[], cwd: strin
 /** Builds the server with both tools registered; connect it to a transport to serve. */
 export function createEvalServer(opts: ServerOptions): McpServer {
   const cwd = opts.cwd ?? process.cwd();
-  const roots = [opts.root, cwd];
+  const roots = rootsOf([opts.root, cwd], cwd);
   const server = new McpServer({ name: "proctor-eval", version: VERSION });
   server.registerTool(
     "eval_scorecard",

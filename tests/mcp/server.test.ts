@@ -1,8 +1,19 @@
 // eval-mcp through the SDK's real client over stdio (the server spawned as `bun scripts/eval-mcp.ts`),
-// and once through the MCP Inspector CLI from the npm registry (evals/clis).
+// raw stdio, and once through the MCP Inspector CLI from the npm registry (evals/clis). The attacks:
+// a racer swapping a directory for a link out of the root while calls run, files whose content must
+// not come back in an error, a FIFO under the root, malformed JSON-RPC, writes over existing files.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -30,9 +41,9 @@ function side(name: string, args: Record<string, unknown>) {
 }
 
 /** A one-pair store where the candidate diverged from the control (so harvest selects it). */
-function pairStore(dir: string): void {
+function pairStore(dir: string, id = "p1", file = "pairs.jsonl"): void {
   const row = {
-    id: "p1",
+    id,
     time: "2026-11-30T01:00:00Z",
     experiment: "exp",
     session_id: "raw-session-id-never-shown",
@@ -41,8 +52,9 @@ function pairStore(dir: string): void {
     control: side("Read", { file_path: "a.ts" }),
     candidate: side("Bash", { command: "cat a.ts" }),
   };
-  writeFileSync(join(dir, "pairs.jsonl"), `${JSON.stringify(row)}\n`);
-  writeFileSync(join(dir, "pair.key"), randomBytes(32).toString("base64"));
+  writeFileSync(join(dir, file), `${JSON.stringify(row)}\n`);
+  if (!existsSync(join(dir, "pair.key")))
+    writeFileSync(join(dir, "pair.key"), randomBytes(32).toString("base64"));
 }
 
 let root: TempDir;
@@ -127,7 +139,7 @@ const refusals: Array<{ name: string; args: unknown; error: RegExp }> = [
   {
     name: "symlink out of the root",
     args: { path: "../data/link.json" },
-    error: /^scorecard must be a \.json file/,
+    error: /^read scorecard: a symbolic link where a file or directory was expected$/,
   },
   { name: "not .json", args: { path: "../data/sc.txt" }, error: /^scorecard must be a \.json file/ },
   { name: "missing file", args: { path: "../data/none.json" }, error: /^read scorecard: ENOENT$/ },
@@ -298,5 +310,222 @@ test("the MCP Inspector CLI calls eval_scorecard", async () => {
       content: [{ type: "text", text: JSON.stringify({ scorecard: { suite: "s", model: "m", cases: 1 } }) }],
       structuredContent: { scorecard: { suite: "s", model: "m", cases: 1 } },
     },
+  });
+});
+
+/**
+ * A child that swaps `dir` for a link to `target` and back, in a loop, until stopped; resolves once
+ * it runs. A step that fails (the server made `dir` again while it was away) is skipped, not fatal.
+ */
+async function racer(dir: string, target: string): Promise<{ stop: () => Promise<void> }> {
+  const script = `const f = require("node:fs"); const [d, t] = process.argv.slice(-2);
+    const step = (g) => { try { g(); } catch {} };
+    for (let i = 0; ; i++) {
+      step(() => f.renameSync(d, d + ".real")); step(() => f.symlinkSync(t, d));
+      step(() => f.unlinkSync(d)); step(() => f.renameSync(d + ".real", d));
+      if (i === 0) process.stdout.write("running\\n");
+    }`;
+  const child: ChildProcess = spawn(BIN.bun, ["-e", script, dir, target], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise((running) => child.stdout?.once("data", running));
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  return {
+    stop: async () => {
+      child.kill();
+      await exited;
+      if (!existsSync(`${dir}/.`) && existsSync(`${dir}.real`)) spawnSync("mv", ["-T", `${dir}.real`, dir]);
+    },
+  };
+}
+
+const textOf = (r: Record<string, unknown>) => (r.content as Array<{ text: string }>)[0]?.text ?? "";
+
+test("a directory swapped for a link out of the root never yields outside content (300 eval_scorecard calls)", async () => {
+  mkdirSync(join(root.path, "data", "race"));
+  writeFileSync(join(root.path, "data", "race", "sc.json"), JSON.stringify({ where: "inside" }));
+  mkdirSync(join(outside.path, "race"));
+  writeFileSync(join(outside.path, "race", "sc.json"), JSON.stringify({ where: "OUTSIDE" }));
+  const r = await racer(join(root.path, "data", "race"), join(outside.path, "race"));
+  const results = await Promise.all(
+    Array.from({ length: 300 }, () =>
+      client.callTool({ name: "eval_scorecard", arguments: { path: "../data/race/sc.json" } }),
+    ),
+  );
+  await r.stop();
+  const outcomes = new Set(results.map((x) => (x.isError ? textOf(x) : JSON.stringify(x.structuredContent))));
+  const allowed = [
+    JSON.stringify({ scorecard: { where: "inside" } }),
+    "read scorecard: ENOENT",
+    "read scorecard: a symbolic link where a file or directory was expected",
+    "read scorecard: a path component is not a directory", // the link swapped back between two checks
+  ];
+  expect([...outcomes].filter((o) => !allowed.includes(o))).toEqual([]);
+});
+
+test("eval_harvest reads and writes nothing outside the root while its directory is swapped (150 calls)", async () => {
+  const hv = join(root.path, "data", "hv");
+  mkdirSync(hv);
+  pairStore(hv, "inside-pair");
+  mkdirSync(join(outside.path, "hv"));
+  pairStore(join(outside.path, "hv"), "OUTSIDE-pair");
+  const before = readdirSync(join(outside.path, "hv")).sort();
+  const r = await racer(hv, join(outside.path, "hv"));
+  const results = await Promise.all(
+    Array.from({ length: 150 }, (_, i) =>
+      writer.callTool({
+        name: "eval_harvest",
+        arguments: {
+          pairs: "../data/hv/pairs.jsonl",
+          pair_key_files: ["../data/pair.key"],
+          experiment: "exp",
+          out: `../data/hv/suite-${i}`,
+          dry_run: false,
+        },
+      }),
+    ),
+  );
+  await r.stop();
+  expect({
+    leaked: results.filter((x) => JSON.stringify(x).includes("OUTSIDE")).length,
+    outside: readdirSync(join(outside.path, "hv")).sort(),
+  }).toEqual({ leaked: 0, outside: before });
+});
+
+test("errors name the file and the position, never its content", async () => {
+  const key = readFileSync(join(root.path, "data", "pair.key"), "utf8").trim();
+  const secret = "sk-ant-api03-NEVERSHOWNNEVERSHOWNNEVERSHOWN";
+  writeFileSync(join(root.path, "data", "secret.json"), `{"token": ${secret}}`);
+  const calls = [
+    {
+      client: client,
+      name: "eval_harvest",
+      args: { pairs: "../data/pair.key", experiment: "exp", pair_key_files: ["../data/pair.key"] },
+      text: `Cannot read pair store "${join(root.path, "data", "pair.key")}": line 1: not JSON: Expecting value at line 1 column 1`,
+    },
+    {
+      client: client,
+      name: "eval_harvest",
+      args: {
+        pairs: "../data/pairs.jsonl",
+        experiment: "exp",
+        pair_key_files: ["../data/pair.key"],
+        history: "../data/pair.key",
+        select: ["judge-loss"],
+      },
+      text: `Cannot parse history "${join(root.path, "data", "pair.key")}": line 1: Expecting value at line 1 column 1`,
+    },
+    {
+      client: client,
+      name: "eval_scorecard",
+      args: { path: "../data/secret.json" },
+      text: "parse scorecard ../data/secret.json: Expecting value at line 1 column 11",
+    },
+  ];
+  for (const c of calls) {
+    const res = await c.client.callTool({ name: c.name, arguments: c.args });
+    expect({ isError: res.isError, text: textOf(res) }).toEqual({ isError: true, text: c.text });
+    for (const hidden of [key, key.slice(0, 12), secret, "NEVERSHOWN"])
+      expect(JSON.stringify(res)).not.toContain(hidden);
+  }
+});
+
+test("a FIFO under the root is refused at once and the server keeps answering", async () => {
+  expect(spawnSync("mkfifo", [join(root.path, "data", "fifo.json")]).status).toEqual(0);
+  const a = await client.callTool({ name: "eval_scorecard", arguments: { path: "../data/fifo.json" } });
+  const b = await client.callTool({
+    name: "eval_harvest",
+    arguments: { pairs: "../data/fifo.json", experiment: "exp", pair_key_files: ["../data/pair.key"] },
+  });
+  expect([textOf(a), textOf(b), (await client.listTools()).tools.length]).toEqual([
+    "read scorecard: not a regular file",
+    `Cannot read pair store "${join(root.path, "data", "fifo.json")}": not a regular file`,
+    2,
+  ]);
+});
+
+test("raw stdio: malformed lines get -32700/-32600, a FIFO call is answered, stdin's end ends the server", async () => {
+  if (!existsSync(join(root.path, "data", "fifo2.json")))
+    expect(spawnSync("mkfifo", [join(root.path, "data", "fifo2.json")]).status).toEqual(0);
+  const lines = [
+    "this is not json",
+    JSON.stringify({ jsonrpc: "2.0", id: 7 }),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+    JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "eval_scorecard", arguments: { path: "../data/fifo2.json" } },
+    }),
+  ];
+  const r = await run([BIN.bun, SERVER, "--root", join(root.path, "data")], {
+    cwd: join(root.path, "cwd"),
+    input: `${lines.join("\n")}\n`,
+    timeoutMs: 60_000,
+  });
+  const replies = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: unknown; error?: unknown; result?: { content?: unknown } });
+  expect({
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
+    replies: replies.map((x) => ({ id: x.id, error: x.error, content: x.result?.content })),
+  }).toEqual({
+    exitCode: 0,
+    timedOut: false,
+    replies: [
+      { id: null, error: { code: -32700, message: "Parse error" }, content: undefined },
+      { id: 7, error: { code: -32600, message: "Invalid Request" }, content: undefined },
+      { id: 1, error: undefined, content: undefined },
+      { id: 2, error: undefined, content: [{ type: "text", text: "read scorecard: not a regular file" }] },
+    ],
+  });
+});
+
+test('with --allow-writes, eval_harvest never writes over a file or chmods a directory (pair id `package`, out ".")', async () => {
+  const cwd = join(root.path, "cwd");
+  pairStore(join(root.path, "data"), "package", "pkg.jsonl");
+  writeFileSync(join(cwd, "package.json"), '{"name":"victim"}\n');
+  mkdirSync(join(root.path, "data", "full"));
+  writeFileSync(join(root.path, "data", "full", "x.txt"), "mine");
+  const state = () => ({
+    pkg: readFileSync(join(cwd, "package.json"), "utf8"),
+    dirs: [cwd, join(root.path, "data"), join(root.path, "data", "full")].map((d) => ({
+      mode: statSync(d).mode,
+      entries: readdirSync(d).sort(),
+    })),
+  });
+  const before = state();
+  const texts: string[] = [];
+  for (const out of [".", "../data", "../data/full", "../cwd/package.json"]) {
+    const res = await writer.callTool({
+      name: "eval_harvest",
+      arguments: {
+        pairs: "../data/pkg.jsonl",
+        pair_key_files: ["../data/pair.key"],
+        experiment: "exp",
+        out,
+        dry_run: false,
+      },
+    });
+    texts.push(textOf(res));
+  }
+  const refused = (d: string) =>
+    `Cannot write cases to "${d}": it exists and is not an empty directory (harvest writes a new suite directory)`;
+  expect({ texts, after: state() }).toEqual({
+    texts: [
+      `Cannot write cases to "${cwd}": out must name a new directory below the root`,
+      `Cannot write cases to "${join(root.path, "data")}": out must name a new directory below the root`,
+      refused(join(root.path, "data", "full")),
+      refused(join(cwd, "package.json")),
+    ],
+    after: before,
   });
 });
