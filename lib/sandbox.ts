@@ -3,8 +3,10 @@
 // macOS; nothing else) and otherwise says why and what to install or enable. When the runner is root,
 // the subject runs as 65534: privileges are dropped BEFORE the sandbox is built (lib/sandbox/_wrap.ts
 // explains why), so prepareWorkDir() hands the work dir to that uid and stageForSubject() makes host
-// binaries (the gh shim) readable by it. openProbe() records what was actually in force, from inside
-// the subject's own sandbox invocation (lib/sandbox/proof.ts).
+// binaries (the gh shim) readable by it. The subject sees only the minimal view (lib/sandbox/view.ts),
+// runs under rlimits (lib/sandbox/limits.ts) and, under bwrap, a seccomp filter (lib/sandbox/seccomp.ts).
+// openProbe() records what was actually in force, from inside the subject's own sandbox invocation
+// (lib/sandbox/proof.ts).
 //
 // A runner uses it like this (detect once per invocation, ~30-150 ms; everything else per case):
 //   const d = await detectSandbox(); if (!d.ok) throw refusalError(d);          // exit 2
@@ -76,6 +78,8 @@ export interface Sandbox {
   /** uid the subject runs as on the host (null: same as runner). */
   subjectUid: number | null;
   subjectGid: number | null;
+  /** What wrap() adds beyond isolation, which the isolation probe checks (absent: nothing). */
+  confinement?: { seccomp: boolean; limits: SubjectLimits | null };
   /** The argv (and environment for the spawn itself) that runs spec.command isolated. */
   wrap(spec: SandboxSpec): { argv: string[]; env: Record<string, string> };
 }
@@ -119,6 +123,10 @@ export function makeSandbox(mechanism: SandboxMechanism, ctx: WrapContext): Sand
     mechanism,
     subjectUid: dropped ? SUBJECT_ID : null,
     subjectGid: dropped ? SUBJECT_ID : null,
+    confinement: {
+      seccomp: mechanism === "bwrap" && !!ctx.limits && !!ctx.seccomp,
+      limits: mechanism === "sandbox-exec" ? null : (ctx.limits ?? null),
+    },
     wrap(spec) {
       return { argv: build(spec), env: { ...spec.env } };
     },

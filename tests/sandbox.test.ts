@@ -514,6 +514,11 @@ describe.skipIf(!real.ok && !required)("with the real sandbox", () => {
         uid: isRoot ? SUBJECT_ID : (process.getuid?.() ?? -1),
         interfaces: ["lo"],
         egress: { target: proof.egress.target, blocked: true, detail: "" },
+        confinement: {
+          seccomp: sandbox.mechanism === "bwrap",
+          pids: String(DEFAULT_LIMITS.pids),
+          dataKiB: String(DEFAULT_LIMITS.memoryMiB * 1024),
+        },
         ok: true,
         problems: [],
       });
@@ -545,6 +550,29 @@ describe.skipIf(!real.ok && !required)("with the real sandbox", () => {
         forged: true,
         isolatedNet: true,
         markLeft: false,
+      });
+    });
+
+    test(`${sandbox.mechanism}: a sandbox whose wrap() does not apply the filter or limits it promises proves nothing`, async () => {
+      using work = tempDir("proctor-sbx-promise");
+      prepareWorkDir(sandbox, work.path);
+      const promising: Sandbox = {
+        ...sandbox,
+        confinement: { seccomp: true, limits: { pids: 77, memoryMiB: 600 } },
+      };
+      const proof = await proveIsolation(promising, {
+        workDir: work.path,
+        cwd: work.path,
+        env: { PATH: "/usr/bin:/bin" },
+      });
+      const pids = DEFAULT_LIMITS.pids;
+      const data = DEFAULT_LIMITS.memoryMiB * 1024;
+      expect({ ok: proof.ok, problems: proof.problems }).toEqual({
+        ok: false,
+        problems: [
+          ...(sandbox.mechanism === "bwrap" ? [] : ["the seccomp filter was not in force"]),
+          `limits not in force: processes ${pids} (want 77), data ${data} KiB (want ${600 * 1024})`,
+        ],
       });
     });
   }

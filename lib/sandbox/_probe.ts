@@ -23,6 +23,9 @@ for p_l in $p_ns; do
   case " $p_host " in *" $p_l "*) p_refuse="$p_refuse same \${p_l%%:*} namespace as the runner;";; esac
 done
 printf 'uid %s\\n' "$EUID"
+while read -r p_k p_v; do case "$p_k" in Seccomp:) printf 'seccomp %s\\n' "$p_v";; esac; done 2>/dev/null < /proc/self/status
+printf 'nproc '; ulimit -u
+printf 'data '; ulimit -d
 [ "$EUID" != 0 ] || p_refuse="$p_refuse uid 0;"
 if [ -r /proc/net/dev ]; then
   while IFS= read -r p_line; do
@@ -55,6 +58,11 @@ export function splitReport(
 export interface ProbeReport {
   namespaces: Record<string, string>;
   uid: number;
+  /** The Seccomp mode from /proc/self/status (2: a filter), -1 when not reported. */
+  seccomp: number;
+  /** `ulimit -u` and `ulimit -d` (KiB) as the probe saw them ("" when not reported). */
+  nproc: string;
+  data: string;
   interfaces: string[];
   egress: string;
   refused: string | null;
@@ -73,9 +81,13 @@ export function parseReport(report: string): ProbeReport {
   const b = lines.indexOf("egress-begin");
   const e = lines.indexOf("egress-end");
   const refused = lines.find((l) => l.startsWith("refused"));
+  const seccompText = field("seccomp")[0];
   return {
     namespaces,
     uid: uidText !== undefined && /^\d+$/.test(uidText) ? Number(uidText) : -1,
+    seccomp: seccompText !== undefined && /^\d+$/.test(seccompText) ? Number(seccompText) : -1,
+    nproc: field("nproc")[0] ?? "",
+    data: field("data")[0] ?? "",
     interfaces: field("if"),
     egress:
       b >= 0 && e > b

@@ -9,7 +9,9 @@
 // owned by the host's root user namespace, and `--uid 65534` under `--unshare-user` maps the inside uid
 // to OUTSIDE root. Dropping first means no code touching subject-controlled paths ever runs as root,
 // and the kernel locks the inherited mounts (MNT_LOCKED) so nothing inside can remount them. The cost:
-// every path the subject or a bind needs must be readable by 65534 on the host (see stage.ts).
+// every path the subject or a bind needs must be readable by 65534 on the host (see stage.ts). The
+// one thing that runs as root before setpriv is the limits prefix (limits.ts): it sets rlimits and
+// opens the seccomp program on a pipe, with nothing from the subject in its arguments.
 import { isAbsolute, relative, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import type { SandboxSpec } from "../sandbox.ts";

@@ -29,7 +29,7 @@ import { messageOf } from "../errors.ts";
 import { readRegularFile } from "../grade/out.ts";
 import { run } from "../proc.ts";
 import type { Sandbox, SandboxMechanism, SandboxSpec } from "../sandbox.ts";
-import { NAMESPACES, PROBE, PROBE_MARK, parseReport, splitReport } from "./_probe.ts";
+import { NAMESPACES, PROBE, PROBE_MARK, type ProbeReport, parseReport, splitReport } from "./_probe.ts";
 
 export { NAMESPACES, PROBE_MARK } from "./_probe.ts";
 
@@ -41,6 +41,11 @@ export const IsolationProofSchema = z.object({
   uid: z.number().int(),
   interfaces: z.array(z.string()),
   egress: z.object({ target: z.string(), blocked: z.boolean(), detail: z.string() }),
+  /** The seccomp filter and rlimits the probe saw in force (absent: not reported, e.g. macOS). */
+  confinement: z
+    .object({ seccomp: z.boolean(), pids: z.string(), dataKiB: z.string() })
+    .optional()
+    .describe("seccomp filter and rlimits (ulimit -u, ulimit -d) seen by the probe"),
   ok: z.boolean(),
   /** Why ok is false (empty when ok). */
   problems: z.array(z.string()).optional(),
@@ -165,7 +170,8 @@ export async function openProbe(
     const connectedLate = accepted() > before;
     close();
 
-    const { namespaces: inside, uid, interfaces, egress: egressText, refused } = parseReport(split.report);
+    const report = parseReport(split.report);
+    const { namespaces: inside, uid, interfaces, egress: egressText, refused } = report;
     const namespaces = NAMESPACES.filter((n) => inside[n] && host[n] && inside[n] !== host[n]);
     const connected = egressText.includes("CONNECTED") || connectedLate;
     const blocked = control && !connected && split.complete;
@@ -185,6 +191,7 @@ export async function openProbe(
       if (foreign.length > 0) problems.push(`interfaces other than lo: ${foreign.join(", ")}`);
       if (interfaces.length === 0) problems.push("the probe saw no interface list");
     }
+    problems.push(...confinementProblems(sandbox, report, split.complete));
     if (refused !== null && problems.length === 0)
       problems.push(`the probe refused to start the subject: ${refused}`);
     return {
@@ -195,6 +202,9 @@ export async function openProbe(
         uid,
         interfaces,
         egress: { target, blocked, detail },
+        ...(linux && split.complete
+          ? { confinement: { seccomp: report.seccomp === 2, pids: report.nproc, dataKiB: report.data } }
+          : {}),
         ok: problems.length === 0,
         problems,
       },
@@ -221,6 +231,23 @@ export async function openProbe(
     judge,
     close,
   };
+}
+
+/** What the sandbox promised (seccomp filter, rlimits) and the probe did not see; fail closed. */
+function confinementProblems(sandbox: Sandbox, report: ProbeReport, complete: boolean): string[] {
+  const want = sandbox.confinement;
+  if (!want || !complete) return [];
+  const problems: string[] = [];
+  if (want.seccomp && report.seccomp !== 2) problems.push("the seccomp filter was not in force");
+  if (want.limits) {
+    const pids = String(want.limits.pids);
+    const data = String(want.limits.memoryMiB * 1024);
+    if (report.nproc !== pids || report.data !== data)
+      problems.push(
+        `limits not in force: processes ${report.nproc || "?"} (want ${pids}), data ${report.data || "?"} KiB (want ${data})`,
+      );
+  }
+  return problems;
 }
 
 /** Runs the probe alone inside the sandbox (same workDir, cwd and env as a subject) and judges it. */

@@ -33,11 +33,14 @@ describe("splitReport", () => {
   for (const c of cases) test(c.name, () => expect(splitReport(c.stdout, "n1")).toEqual(c.want));
 });
 
-test("parseReport reads namespaces, uid, interfaces, egress and a refusal", () => {
+test("parseReport reads namespaces, uid, seccomp, limits, interfaces, egress and a refusal", () => {
   const report = [
     "ns user:[11]",
     "ns net:[12]",
     "uid 65534",
+    "seccomp 2",
+    "nproc 1024",
+    "data 1048576",
     "if lo",
     "wrote",
     "egress-begin",
@@ -50,9 +53,21 @@ test("parseReport reads namespaces, uid, interfaces, egress and a refusal", () =
   expect(parseReport(report)).toEqual({
     namespaces: { user: "user:[11]", net: "net:[12]" },
     uid: 65534,
+    seccomp: 2,
+    nproc: "1024",
+    data: "1048576",
     interfaces: ["lo"],
     egress: "bash: connect: Connection refused bash: line 1: /dev/tcp/127.0.0.1/9: Connection refused",
     refused: "same net namespace as the runner;",
   });
-  expect(parseReport("")).toEqual({ namespaces: {}, uid: -1, interfaces: [], egress: "", refused: null });
+  expect(parseReport("")).toEqual({
+    namespaces: {},
+    uid: -1,
+    seccomp: -1,
+    nproc: "",
+    data: "",
+    interfaces: [],
+    egress: "",
+    refused: null,
+  });
 });
