@@ -7,13 +7,17 @@
 // Tokenisation is the original's (agent_eval.py): words = re.findall(r"[a-z0-9]+", text.lower()),
 // i.e. Unicode lowercase, then maximal runs of ASCII a-z/0-9; everything else separates words. A
 // shingle is 8 consecutive words, keyed here as the words joined by one space. Shingle checks apply
-// only to files that decode as UTF-8 (as in the original); the canary is a raw byte substring and is
-// looked for in every file. Compressed git objects are read as the bytes they are, never inflated.
+// only to files that decode as UTF-8 (as in the original); the canary is looked for in every file.
+// Every scan also compares normalised text (lib/leak/_normalize.ts: format characters dropped, NFKC,
+// look-alikes to Latin) with the normalised needles, and decodes base64/hex runs of 16+ characters
+// (lib/leak/_decode.ts); what the raw comparison finds is still found (lib/leak/_scan.ts).
+// Compressed git objects are read as the bytes they are, never inflated.
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { basename } from "node:path";
-import { ByteSearch, WordWindowSearch } from "./leak/_match.ts";
+import { normalizeText } from "./leak/_normalize.ts";
+import { FileScan, type Needles, needles } from "./leak/_scan.ts";
 import { type WalkEntry, walkRunRoot } from "./leak/walk.ts";
 
 export { type WalkEntry, walkRunRoot };
@@ -78,17 +82,19 @@ export function shingles(text: string, n = SHINGLE_WORDS): Set<string> {
 
 /**
  * The held-out keys of a prompt: its 8-word shingles, or, when it has fewer than 8 words, all its
- * words as one key (the original's "prompt-text" case). Matched as whole consecutive words; the
- * original compared joined strings, which would also flag a word inside a longer one.
+ * words as one key (the original's "prompt-text" case); those of the prompt as given and of its
+ * normalised form (lib/leak/_normalize.ts). Matched as whole consecutive words; the original
+ * compared joined strings, which would also flag a word inside a longer one.
  */
 export function promptShingles(prompt: string): Set<string> {
-  const w = words(prompt);
-  if (w.length > 0 && w.length < SHINGLE_WORDS) return new Set([w.join(" ")]);
-  return shingles(prompt);
+  const keys = (text: string): Set<string> => {
+    const w = words(text);
+    return w.length > 0 && w.length < SHINGLE_WORDS ? new Set([w.join(" ")]) : shingles(text);
+  };
+  return new Set([...keys(prompt), ...keys(normalizeText(prompt))]);
 }
 
 const HELD_OUT = "\u0000held-out";
-const NO_KEYS: ReadonlyMap<string, string[]> = new Map();
 
 function keyTable(spec: LeakSpec): Map<string, string[]> {
   const table = new Map<string, string[]>();
@@ -98,18 +104,16 @@ function keyTable(spec: LeakSpec): Map<string, string[]> {
     else if (!values.includes(value)) values.push(value);
   };
   for (const key of spec.promptShingles ?? []) add(key, HELD_OUT);
-  for (const c of spec.criteria ?? []) for (const key of shingles(c.text)) add(key, c.id);
+  for (const c of spec.criteria ?? []) {
+    for (const key of shingles(c.text)) add(key, c.id);
+    for (const key of shingles(normalizeText(c.text))) add(key, c.id);
+  }
   return table;
 }
 
 type Outcome = { kind: "special" } | { kind: "unreadable" } | { kind: "read"; offenders: Offender[] };
 
-async function scanFile(
-  target: ScanTarget,
-  spec: LeakSpec,
-  keys: ReadonlyMap<string, string[]>,
-  buf: Buffer,
-): Promise<Outcome> {
+async function scanFile(target: ScanTarget, spec: LeakSpec, needles: Needles, buf: Buffer): Promise<Outcome> {
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -123,26 +127,23 @@ async function scanFile(
   }
   try {
     if (!(await fh.stat()).isFile()) return { kind: "special" }; // swapped since the lstat
-    const canary = new ByteSearch(Buffer.from(spec.canary ?? "", "utf8"));
-    const text = new WordWindowSearch(target.shingles === false ? NO_KEYS : keys);
+    const scan = new FileScan(needles, target.shingles !== false);
     const hash = spec.rubricSha256 ? createHash("sha256") : undefined;
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       const chunk = buf.subarray(0, bytesRead);
-      canary.push(chunk);
-      text.push(chunk);
+      scan.push(chunk);
       hash?.update(chunk);
     }
-    text.end();
+    scan.end();
     const offenders: Offender[] = [];
     const path = target.path;
-    if (canary.found) offenders.push({ path, kind: "canary" });
-    if (text.utf8) {
-      if (text.hits.has(HELD_OUT)) offenders.push({ path, kind: "held-out" });
-      for (const c of spec.criteria ?? []) {
-        if (text.hits.has(c.id)) offenders.push({ path, kind: "criteria-shingle", criterion: c.id });
-      }
+    if (scan.canaryFound) offenders.push({ path, kind: "canary" });
+    const hits = scan.hits;
+    if (hits.has(HELD_OUT)) offenders.push({ path, kind: "held-out" });
+    for (const c of spec.criteria ?? []) {
+      if (hits.has(c.id)) offenders.push({ path, kind: "criteria-shingle", criterion: c.id });
     }
     if (hash && hash.digest("hex") === spec.rubricSha256?.toLowerCase()) {
       offenders.push({ path, kind: "rubric-copy" });
@@ -166,7 +167,7 @@ export async function findLeaks(
   files: Iterable<ScanTarget> | AsyncIterable<ScanTarget>,
   opts: { chunkBytes?: number } = {},
 ): Promise<LeakReport> {
-  const keys = keyTable(spec);
+  const keys = needles(spec.canary ?? "", keyTable(spec));
   const chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
   const report: LeakReport = { offenders: [], skipped: [] };
   const buf = Buffer.allocUnsafe(chunkBytes); // one read buffer for every file: files are scanned one at a time

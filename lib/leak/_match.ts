@@ -1,14 +1,20 @@
 // Streaming matchers for lib/leak.ts: a byte-substring search and a word-window (shingle) search,
 // each fed one chunk at a time with a bounded carry, so a match that spans a chunk boundary is still
 // found and memory never depends on the file's size.
-import { isUtf8 } from "node:buffer";
+import { Utf8Check } from "./_utf8.ts";
 
 /** Finds `needle` in a byte stream; the carry is at most `needle.length - 1` bytes. */
 export class ByteSearch {
   found = false;
   private tail: Buffer = Buffer.alloc(0);
   /** An empty needle is never found (no canary, no canary check). */
-  constructor(private readonly needle: Buffer) {}
+  constructor(readonly needle: Buffer) {}
+
+  /** A fresh stream. */
+  reset(): void {
+    this.found = false;
+    this.tail = Buffer.alloc(0);
+  }
 
   push(chunk: Buffer): void {
     const n = this.needle.length;
@@ -146,24 +152,6 @@ for (let c = 65; c <= 90; c++) WORD_BYTE[c] = c + 32;
 WORD_BYTE[0xe2] = SPECIAL;
 WORD_BYTE[0xc4] = SPECIAL;
 
-/** Length of the UTF-8 sequence a lead byte starts (1 for ASCII and stray bytes). */
-function seqLen(lead: number): number {
-  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-}
-
-/** Strict UTF-8 validity (node:buffer isUtf8 where the runtime has it, else a fatal decoder). */
-const validUtf8: (bytes: Uint8Array) => boolean =
-  typeof isUtf8 === "function"
-    ? (bytes) => isUtf8(bytes)
-    : (bytes) => {
-        try {
-          new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-
 /**
  * Tokenises a UTF-8 byte stream exactly like `re.findall(r"[a-z0-9]+", text.lower())` and reports
  * which keys (words joined by one space) of `keys` occur as consecutive words. A non-UTF-8 stream
@@ -187,8 +175,7 @@ export class WordWindowSearch {
   private inWord = false;
   private a = H1;
   private b = H2;
-  /** The start of a multi-byte character cut by the end of the last chunk (at most 3 bytes). */
-  private carry: Buffer = Buffer.alloc(0);
+  private readonly utf8Check = new Utf8Check();
 
   constructor(keys: ReadonlyMap<string, readonly string[]>) {
     this.shape = keyShape(keys);
@@ -202,40 +189,47 @@ export class WordWindowSearch {
 
   push(chunk: Buffer): void {
     if (!this.active) return;
-    let off = 0;
-    if (this.carry.length > 0) {
-      const need = seqLen(this.carry[0]!) - this.carry.length;
-      off = Math.min(need, chunk.length);
-      const char = Buffer.concat([this.carry, chunk.subarray(0, off)]);
-      if (off < need) {
-        this.carry = char;
-        return;
-      }
-      this.carry = Buffer.alloc(0);
-      if (!validUtf8(char)) {
-        this.utf8 = false;
-        return;
-      }
-      this.scan(char, 0, char.length);
-    }
-    let end = chunk.length;
-    for (let i = chunk.length - 1; i >= Math.max(off, chunk.length - 3); i--) {
-      const byte = chunk[i]!;
-      if ((byte & 0xc0) === 0x80) continue;
-      if (byte >= 0xc0 && chunk.length - i < seqLen(byte)) end = i;
-      break;
-    }
-    if (!validUtf8(chunk.subarray(off, end))) {
+    const part = this.utf8Check.push(chunk);
+    if (!part.ok) {
       this.utf8 = false;
       return;
     }
-    this.scan(chunk, off, end);
-    if (end < chunk.length) this.carry = Buffer.from(chunk.subarray(end)); // copy: the read buffer is reused
+    if (part.head) this.scan(part.head, 0, part.head.length);
+    this.scan(chunk, part.from, part.to);
+  }
+
+  /** Nothing carried that a later byte could extend: no window open, no word, no character. */
+  get idle(): boolean {
+    return this.run === 0 && !this.inWord && this.utf8Check.idle;
+  }
+
+  /** Takes `other`'s position in the stream (same keys): both then match alike on the same input. */
+  follow(other: WordWindowSearch): void {
+    this.wa.set(other.wa);
+    this.wb.set(other.wb);
+    this.count = other.count;
+    this.run = other.run;
+    this.inWord = other.inWord;
+    this.a = other.a;
+    this.b = other.b;
+    this.utf8 = other.utf8;
+    this.utf8Check.follow(other.utf8Check);
+  }
+
+  /** A fresh stream; hits so far are kept. */
+  reset(): void {
+    this.count = 0;
+    this.run = 0;
+    this.inWord = false;
+    this.a = H1;
+    this.b = H2;
+    this.utf8 = true;
+    this.utf8Check.follow(new Utf8Check());
   }
 
   end(): void {
     if (!this.active) return;
-    if (this.carry.length > 0) {
+    if (!this.utf8Check.end()) {
       this.utf8 = false; // the stream ends inside a character
       return;
     }

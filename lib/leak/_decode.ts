@@ -1,0 +1,212 @@
+// Encoded runs for the leak scans: every run of 16+ base64 characters (standard and url-safe alphabets
+// alike, padded or not, line breaks inside a run skipped) is decoded at each of its 4 alignments, and
+// every run of 16+ hex digits at both of its 2, so a payload glued to other letters is still decoded
+// cleanly at one of them. Decoded bytes go to a sink (lib/leak/_scan.ts normalises and scans them).
+// Streamed: a run may span chunks and be any length; each alignment buffers at most FLUSH bytes.
+import { hasText } from "./_normalize.ts";
+
+/**
+ * Where decoded bytes go: `push` any number of times per run, then `end` once per run. A pushed
+ * buffer is a view of a reused buffer: valid only during the call.
+ */
+export interface DecodedSink {
+  push(bytes: Buffer): void;
+  end(): void;
+}
+
+/** Fewest characters (line breaks not counted) a run needs to be decoded. */
+export const MIN_RUN = 16;
+const FLUSH = 64 * 1024;
+const SKIP = 64; // CR and LF inside a run
+const NONE = -1;
+
+/** Byte -> its 6-bit base64 value (+ and - are 62, / and _ are 63), SKIP, or NONE. */
+const B64 = new Int8Array(256).fill(NONE);
+/** Byte -> its hex nibble, SKIP, or NONE. */
+const HEX = new Int8Array(256).fill(NONE);
+{
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  for (let i = 0; i < alphabet.length; i++) B64[alphabet.charCodeAt(i)] = i;
+  B64[43] = 62; // +
+  B64[45] = 62; // -
+  B64[47] = 63; // /
+  B64[95] = 63; // _
+  for (let i = 0; i < 16; i++) HEX["0123456789abcdef".charCodeAt(i)] = i;
+  for (let i = 10; i < 16; i++) HEX["ABCDEF".charCodeAt(i - 10)] = i;
+  for (const t of [B64, HEX]) {
+    t[10] = SKIP;
+    t[13] = SKIP;
+  }
+}
+
+/**
+ * Finds and decodes base64 and hex runs in a byte stream. A run of 16+ bytes covers one of every 16
+ * consecutive offsets, so only every 16th byte is looked at until one is in the alphabet: text with
+ * short words costs about one table read per 16 bytes.
+ */
+export class EncodedRuns {
+  /** Lanes 0-3: base64 at alignments 0-3; lanes 4-5: hex at alignments 0-1. */
+  private readonly sinks: DecodedSink[];
+  private readonly outs: Buffer[];
+  private readonly lens = new Int32Array(6);
+  private readonly flushed = new Uint8Array(6);
+  private prev = 0;
+  private prevHex = 0;
+  /** A run reaching the end of the last chunk, not yet MIN_RUN long: its characters, breaks dropped. */
+  private readonly pending = new Uint8Array(MIN_RUN);
+  private pendingLen = 0;
+  private open = false;
+  private b64Count = 0;
+  private hexCount = 0;
+
+  /** `sink(kind, alignment)` gives each of the 6 lanes its sink. */
+  constructor(sink: (kind: "base64" | "hex", alignment: number) => DecodedSink) {
+    this.sinks = [0, 1, 2, 3, 4, 5].map((l) => (l < 4 ? sink("base64", l) : sink("hex", l - 4)));
+    this.outs = this.sinks.map(() => Buffer.allocUnsafe(FLUSH));
+  }
+
+  push(chunk: Uint8Array): void {
+    const len = chunk.length;
+    let i = 0;
+    if (!this.open && this.pendingLen > 0) {
+      while (i < len && isChar(chunk[i]!)) i++;
+      if (this.pendingLen + i >= MIN_RUN) {
+        this.openPending();
+        this.feed(chunk, 0, i);
+      } else if (i === len) {
+        this.keep(chunk, 0, len); // still short of MIN_RUN
+        return;
+      } else this.pendingLen = 0;
+    }
+    if (this.open) {
+      let j = i;
+      while (j < len && B64[chunk[j]!] !== NONE) j++; // a proved run goes on across line breaks
+      this.feed(chunk, i, j);
+      if (j === len) return;
+      this.close();
+      i = j;
+    }
+    let done = i; // everything before `done` is settled
+    for (let p = i + MIN_RUN - 1; p < len; p += MIN_RUN) {
+      if (p < done || B64[chunk[p]!]! < 0 || B64[chunk[p]!] === SKIP) continue;
+      let s = p;
+      while (s > done && isChar(chunk[s - 1]!)) s--;
+      let e = p + 1;
+      while (e < len && isChar(chunk[e]!)) e++;
+      done = e;
+      if (e - s < MIN_RUN) {
+        if (e === len) this.keep(chunk, s, e);
+        continue;
+      }
+      // A proved run goes on across line breaks (wrapped base64); a short line never starts one.
+      while (e < len && B64[chunk[e]!] !== NONE) e++;
+      done = e;
+      this.open = true;
+      this.feed(chunk, s, e);
+      if (e < len) this.close();
+    }
+    if (done < len && !this.open) {
+      let t = len;
+      while (t > done && isChar(chunk[t - 1]!)) t--;
+      this.keep(chunk, t, len);
+    }
+  }
+
+  /** The end of the stream ends any run. */
+  end(): void {
+    this.pendingLen = 0; // shorter than MIN_RUN, or it would be open
+    if (this.open) this.close();
+  }
+
+  /** Keeps a short run's characters (line breaks dropped) until the next chunk says how long it is. */
+  private keep(bytes: Uint8Array, from: number, to: number): void {
+    for (let k = from; k < to; k++) this.pending[this.pendingLen++] = bytes[k]!; // to - from < MIN_RUN
+  }
+
+  private openPending(): void {
+    this.open = true;
+    this.feed(this.pending, 0, this.pendingLen);
+    this.pendingLen = 0;
+  }
+
+  /**
+   * Decodes run characters. At each character, 3 of the 4 base64 alignments complete a byte from it
+   * and the character before (which byte of its quantum depends on the alignment), and 1 of the 2
+   * hex alignments does; so each lane's state is only its output.
+   */
+  private feed(bytes: Uint8Array, from: number, to: number): void {
+    const outs = this.outs;
+    const lens = this.lens;
+    let n = this.b64Count;
+    let m = this.hexCount;
+    let prev = this.prev;
+    let prevHex = this.prevHex;
+    for (let i = from; i < to; i++) {
+      const byte = bytes[i]!;
+      const v = B64[byte]!;
+      if (v === SKIP) continue;
+      for (let a = 0; a < 4 && a < n; a++) {
+        const q = (n - a) & 3;
+        if (q === 0) continue;
+        const out = q === 1 ? (prev << 2) | (v >> 4) : q === 2 ? (prev << 4) | (v >> 2) : (prev << 6) | v;
+        if (lens[a] === FLUSH) this.flush(a);
+        outs[a]![lens[a]!++] = out & 0xff;
+      }
+      prev = v;
+      n++;
+      const h = HEX[byte]!;
+      if (h === NONE) {
+        if (m > 0) {
+          this.hexCount = m;
+          this.closeHex();
+          m = 0;
+        }
+        continue;
+      }
+      if (m > 0) {
+        const lane = 4 + ((m - 1) & 1);
+        if (lens[lane] === FLUSH) this.flush(lane);
+        outs[lane]![lens[lane]!++] = ((prevHex << 4) | h) & 0xff;
+      }
+      prevHex = h;
+      m++;
+    }
+    this.b64Count = n;
+    this.hexCount = m;
+    this.prev = prev;
+    this.prevHex = prevHex;
+  }
+
+  private flush(lane: number): void {
+    if (this.lens[lane]! > 0) this.sinks[lane]!.push(this.outs[lane]!.subarray(0, this.lens[lane]));
+    this.lens[lane] = 0;
+    this.flushed[lane] = 1;
+  }
+
+  /** Ends a lane's run: its bytes reach the sink only when `keep` (a hex run proved 16 digits long). */
+  private closeLane(lane: number, keep: boolean): void {
+    // A run never flushed with no text stretch in it (decoded noise, the common case) spells nothing.
+    const len = this.lens[lane]!;
+    if (keep && (this.flushed[lane] === 1 || hasText(this.outs[lane]!, len))) this.flush(lane);
+    if (this.flushed[lane] === 1) this.sinks[lane]!.end();
+    this.lens[lane] = 0;
+    this.flushed[lane] = 0;
+  }
+
+  private closeHex(): void {
+    const keep = this.hexCount >= MIN_RUN;
+    this.closeLane(4, keep);
+    this.closeLane(5, keep);
+    this.hexCount = 0;
+  }
+
+  private close(): void {
+    for (let lane = 0; lane < 4; lane++) this.closeLane(lane, true);
+    this.closeHex();
+    this.b64Count = 0;
+    this.open = false;
+  }
+}
+
+/** A base64 character (not a line break). */
+const isChar = (byte: number): boolean => B64[byte]! >= 0 && B64[byte] !== SKIP;

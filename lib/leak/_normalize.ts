@@ -1,0 +1,160 @@
+// The leak scans' text normalisation: default-ignorable and format characters (zero-width spaces and
+// joiners, soft hyphens, bidi controls, variation selectors, tags) dropped, then NFKC (fullwidth,
+// mathematical and circled forms, ligatures), then the confusables skeleton (lib/leak/_confusables.ts:
+// Cyrillic, Greek, Armenian, Cherokee look-alikes -> Latin). The same function serves the needles and
+// the haystack; the streaming form here works on bytes in bounded memory and is the identity on ASCII.
+import { CONFUSABLES } from "./_confusables.ts";
+import { isAscii, validUtf8 } from "./_utf8.ts";
+
+const MAPPED = new RegExp(
+  `[\\p{Default_Ignorable_Code_Point}\\p{Cf}${[...CONFUSABLES.keys()].map((cp) => `\\u{${cp.toString(16)}}`).join("")}]`,
+  "gu",
+);
+const HAS_MAPPED = new RegExp(MAPPED.source, "u");
+const skeletonChar = (ch: string): string => CONFUSABLES.get(ch.codePointAt(0) as number) ?? "";
+
+/** The normalised form of `text`: what every leak scan compares, needles and haystack alike. */
+export function normalizeText(text: string): string {
+  // Skeleton and ignorables both before NFKC (a look-alike NFKC would turn into another letter, e.g.
+  // U+03F9 -> Sigma; an ignorable between a letter and its combining mark) and after it (what a
+  // compatibility form decomposes into).
+  return text.replace(MAPPED, skeletonChar).normalize("NFKC").replace(MAPPED, skeletonChar);
+}
+
+const decoder = new TextDecoder("utf-8"); // not fatal: an invalid byte becomes U+FFFD, a separator
+const EMPTY = Buffer.alloc(0);
+/** Carried bytes with no ASCII byte to cut at: past this, cut at a character boundary anyway. */
+const MAX_CARRY = 64 * 1024;
+/**
+ * In bytes that are not UTF-8, only stretches of this many bytes of text (printable ASCII, tab, line
+ * breaks, well-formed multi-byte characters) are normalised: no character's NFKC form is more than
+ * 2 ASCII characters per byte, so a shorter stretch cannot spell a 16-character canary.
+ */
+export const MIN_STRETCH = 8;
+/** What separates two stretches in the output: in no word, no base64 run, no canary. */
+const GAP_BYTE = Buffer.from([0]);
+
+/** One normalised stretch: `raw` (whole characters) became `out`; `changed` is false when equal. */
+export interface Normalized {
+  raw: Buffer;
+  out: Buffer;
+  changed: boolean;
+}
+
+/**
+ * Normalises a byte stream chunk by chunk. NFKC is local: nothing composes with a preceding ASCII
+ * character, so the stream is cut just before its last ASCII byte and the rest carried (at most
+ * MAX_CARRY bytes). An all-ASCII chunk is returned as it is (the scan's fast path); UTF-8 text is
+ * normalised whole; bytes that are not UTF-8 (binaries, decoded noise) are reduced to their text
+ * stretches, normalised one by one and joined by a NUL.
+ */
+export class Normalizer {
+  private carry: Buffer = EMPTY;
+
+  push(chunk: Buffer): Normalized {
+    if (this.carry.length === 0 && isAscii(chunk)) return { raw: chunk, out: chunk, changed: false };
+    const data = this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]);
+    let cut = data.length - 1;
+    while (cut >= 0 && data[cut]! >= 0x80) cut--;
+    if (cut <= 0) {
+      if (data.length <= MAX_CARRY) {
+        this.carry = Buffer.from(data);
+        return { raw: EMPTY, out: EMPTY, changed: false };
+      }
+      cut = data.length;
+      while (cut > 0 && (data[cut - 1]! & 0xc0) === 0x80) cut--; // continuation bytes stay together
+      if (cut > 0 && data[cut - 1]! >= 0xc0) cut--;
+      if (cut === 0) cut = data.length; // no character boundary at all: invalid bytes, U+FFFD each
+    }
+    const head = data.subarray(0, cut);
+    if (!validUtf8(head)) {
+      // A stretch of text reaching the cut goes on in the next chunk: carry it whole.
+      let s = cut;
+      while (s > 0 && cut - s < MAX_CARRY && TEXT[data[s - 1]!] !== 0) s--;
+      if (s > 0) cut = s;
+    }
+    this.carry = Buffer.from(data.subarray(cut)); // copy: the read buffer is reused
+    return normalizeBytes(data.subarray(0, cut));
+  }
+
+  /** The rest of the stream (its end: nothing follows to compose with). */
+  end(): Normalized {
+    const rest = this.carry;
+    this.carry = EMPTY;
+    return normalizeBytes(rest);
+  }
+}
+
+/** The normalised form of whole characters (not a stream: nothing is carried). */
+export function normalizeBytes(raw: Buffer): Normalized {
+  if (isAscii(raw)) return { raw, out: raw, changed: false };
+  if (!validUtf8(raw)) return { raw, out: textStretches(raw), changed: true };
+  const text = decoder.decode(raw);
+  const nfkc = text.normalize("NFKC");
+  if (nfkc === text && !HAS_MAPPED.test(text)) return { raw, out: raw, changed: false };
+  const out = Buffer.from(normalizeText(text), "utf8");
+  const changed = !out.equals(raw);
+  return { raw, out: changed ? out : raw, changed };
+}
+
+/**
+ * Byte -> 1 for printable ASCII, tab and line breaks, 2-4 for a lead byte of that length, 5 for a
+ * continuation byte, 0 for anything else (controls, bytes no UTF-8 character starts with).
+ */
+const TEXT = new Uint8Array(256);
+TEXT[9] = 1;
+TEXT[10] = 1;
+TEXT[13] = 1;
+TEXT.fill(1, 0x20, 0x7f);
+TEXT.fill(5, 0x80, 0xc0);
+TEXT.fill(2, 0xc2, 0xe0);
+TEXT.fill(3, 0xe0, 0xf0);
+TEXT.fill(4, 0xf0, 0xf5);
+
+/**
+ * Calls `each(start, end)` for every stretch of text of MIN_STRETCH+ bytes in `bytes[0, len)`, in
+ * order; stops early when it returns true. A character is printable ASCII, tab, a line break, or a
+ * lead byte followed by its continuation bytes.
+ */
+function stretches(bytes: Uint8Array, len: number, each: (start: number, end: number) => boolean): void {
+  let start = 0;
+  let i = 0;
+  while (i < len) {
+    const t = TEXT[bytes[i]!]!;
+    let n = t < 5 ? t : 0;
+    if (n > 1) {
+      if (i + n > len) n = 0;
+      else for (let k = 1; k < n; k++) if (TEXT[bytes[i + k]!] !== 5) n = 0;
+    }
+    if (n !== 0) {
+      i += n;
+      continue;
+    }
+    if (i - start >= MIN_STRETCH && each(start, i)) return;
+    i++;
+    start = i;
+  }
+  if (len - start >= MIN_STRETCH) each(start, len);
+}
+
+/** Whether `bytes[0, len)` holds a stretch of text of MIN_STRETCH+ bytes (else it spells nothing). */
+export function hasText(bytes: Uint8Array, len: number): boolean {
+  let found = false;
+  stretches(bytes, len, () => {
+    found = true;
+    return true;
+  });
+  return found;
+}
+
+/** The stretches of text of MIN_STRETCH+ bytes in `raw`, each normalised, joined by GAP bytes. */
+function textStretches(raw: Buffer): Buffer {
+  const pieces: Buffer[] = [];
+  stretches(raw, raw.length, (start, end) => {
+    const text = raw.subarray(start, end);
+    // Lenient about overlong and surrogate forms: the decoder turns those into U+FFFD.
+    pieces.push(isAscii(text) ? text : Buffer.from(normalizeText(decoder.decode(text)), "utf8"), GAP_BYTE);
+    return false;
+  });
+  return pieces.length === 0 ? EMPTY : Buffer.concat(pieces);
+}

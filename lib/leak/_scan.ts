@@ -1,0 +1,157 @@
+// One file's leak scan as a stream (lib/leak.ts reads, this matches): the canary as raw bytes, then
+// everything on the normalised stream (lib/leak/_normalize.ts): the normalised canary, the shingle
+// keys, and the base64/hex runs (lib/leak/_decode.ts), each decoded, normalised and scanned the
+// same way. Where normalising changed the text, the raw words are matched too, so nothing the raw
+// scan found is lost. Memory is bounded by the read size and the 6 decode buffers.
+import { EncodedRuns } from "./_decode.ts";
+import { ByteSearch, WordWindowSearch } from "./_match.ts";
+import { type Normalized, Normalizer, normalizeText } from "./_normalize.ts";
+import { Utf8Check } from "./_utf8.ts";
+
+/** What one scan looks for, prepared once per spec. */
+export interface Needles {
+  /** The canary as given and normalised (both empty: no canary check). */
+  canary: Buffer;
+  canaryNormalized: Buffer;
+  /** Shingle keys (raw and normalised words) -> held-out marker or criterion ids. */
+  keys: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The needles of a canary and a key table. */
+export function needles(canary: string, keys: ReadonlyMap<string, readonly string[]>): Needles {
+  return {
+    canary: Buffer.from(canary, "utf8"),
+    canaryNormalized: Buffer.from(normalizeText(canary), "utf8"),
+    keys,
+  };
+}
+
+/** Normalises, then looks for the canary and the keys: one decoded run at a time. */
+class DecodedScan {
+  found = false;
+  private readonly norm = new Normalizer();
+  private readonly canary: ByteSearch;
+  private readonly words: WordWindowSearch;
+
+  constructor(
+    needles: Needles,
+    private readonly parent: FileScan,
+  ) {
+    this.canary = new ByteSearch(needles.canaryNormalized);
+    this.words = new WordWindowSearch(needles.keys);
+  }
+
+  get hits(): ReadonlySet<string> {
+    return this.words.hits;
+  }
+
+  push(bytes: Buffer): void {
+    this.take(this.norm.push(bytes));
+  }
+
+  end(): void {
+    this.take(this.norm.end());
+    if (this.parent.wordsOn) this.words.end();
+    if (this.canary.found) this.found = true;
+    this.canary.reset();
+    this.words.reset();
+  }
+
+  private take(n: Normalized): void {
+    if (n.out.length === 0) return;
+    this.canary.push(n.out);
+    if (this.parent.wordsOn) this.words.push(n.out);
+  }
+}
+
+/** The scan of one file: `push` each chunk as read, then `end`, then read the verdict. */
+export class FileScan {
+  wordsOn: boolean;
+  /** false once a byte of the file is not UTF-8: shingles are not checked then (the original's rule). */
+  utf8 = true;
+  private readonly rawCanary: ByteSearch;
+  private readonly canary: ByteSearch;
+  private readonly utf8Check = new Utf8Check();
+  private readonly norm = new Normalizer();
+  private readonly words: WordWindowSearch;
+  /** The raw words, only while they may differ from the normalised ones. */
+  private readonly rawWords: WordWindowSearch;
+  private rawActive = false;
+  private readonly runs: EncodedRuns;
+  private readonly decoded: DecodedScan[] = [];
+
+  constructor(
+    needles: Needles,
+    shingles: boolean,
+    private readonly decode = true,
+  ) {
+    this.rawCanary = new ByteSearch(needles.canary);
+    this.canary = new ByteSearch(needles.canaryNormalized);
+    this.words = new WordWindowSearch(needles.keys);
+    this.rawWords = new WordWindowSearch(needles.keys);
+    this.wordsOn = shingles && this.words.active;
+    this.runs = new EncodedRuns(() => {
+      const scan = new DecodedScan(needles, this);
+      this.decoded.push(scan);
+      return scan;
+    });
+  }
+
+  push(chunk: Buffer): void {
+    if (this.idle) return;
+    this.rawCanary.push(chunk);
+    if (this.wordsOn && !this.utf8Check.push(chunk).ok) this.stopWords();
+    this.take(this.norm.push(chunk));
+  }
+
+  end(): void {
+    if (this.idle) return;
+    this.take(this.norm.end());
+    if (this.wordsOn && !this.utf8Check.end()) this.stopWords();
+    if (this.wordsOn) {
+      this.words.end();
+      if (this.rawActive) this.rawWords.end();
+    }
+    if (this.decode) this.runs.end();
+  }
+
+  /** The canary, as given or normalised, anywhere (decoded runs included). */
+  get canaryFound(): boolean {
+    return this.rawCanary.found || this.canary.found || this.decoded.some((d) => d.found);
+  }
+
+  /** The key values seen (empty unless the whole file is UTF-8). */
+  get hits(): ReadonlySet<string> {
+    if (!this.utf8) return new Set();
+    const all = new Set([...this.words.hits, ...this.rawWords.hits]);
+    for (const d of this.decoded) for (const h of d.hits) all.add(h);
+    return all;
+  }
+
+  /** No canary and no words to look for: nothing to normalise or decode. */
+  private get idle(): boolean {
+    return !this.wordsOn && this.rawCanary.needle.length === 0;
+  }
+
+  private stopWords(): void {
+    this.utf8 = false;
+    this.wordsOn = false;
+  }
+
+  private take(n: Normalized): void {
+    if (n.raw.length === 0) return;
+    this.canary.push(n.out);
+    if (this.wordsOn) {
+      if (n.changed && !this.rawActive) {
+        this.rawWords.follow(this.words);
+        this.rawActive = true;
+      }
+      this.words.push(n.out);
+      if (this.rawActive) {
+        this.rawWords.push(n.raw);
+        if (this.words.idle && this.rawWords.idle) this.rawActive = false;
+      }
+    }
+    if (this.decode) this.runs.push(n.out);
+  }
+}
