@@ -17,7 +17,7 @@ export interface SubjectLimits {
   memoryMiB: number;
 }
 
-/** Enough for bash, python3, git and the gh shim (bun needs ~384 MiB of data), well under a host. */
+/** Enough for bash, python3, git and the gh shim on Bun, Node or Deno (MIN_MEMORY_MIB), well under a host. */
 export const DEFAULT_LIMITS: SubjectLimits = { pids: 1024, memoryMiB: 1024 };
 
 /** The fd the prefix opens the seccomp program on (bwrap reads it to EOF, then closes it). */
@@ -49,8 +49,11 @@ export function tmpfsBytes(limits: SubjectLimits): string {
   return String(limits.memoryMiB * 1024 * 1024);
 }
 
-/** The least --memory-max the gh shim starts under (Bun aborts below ~384 MiB of data). */
-export const MIN_MEMORY_MIB = 512;
+/**
+ * The least --memory-max the gh shim starts under, with room: below about 384 MiB of data Bun aborts
+ * (the source and compiled shim), below about 600 MiB Deno does (the Deno bundle); Node needs less.
+ */
+export const MIN_MEMORY_MIB = 768;
 
 /** Parses a limit flag's value (an integer >= min) or throws a UsageError naming the flag. */
 export function parseLimit(value: string | undefined, flag: string, fallback: number, min = 1): number {

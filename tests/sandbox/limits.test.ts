@@ -41,8 +41,8 @@ test("the defaults leave room for the gh shim", () => {
 describe("run-eval limit flags", () => {
   const refusals = [
     { args: ["--pids-max", "0"], line: '✗ --pids-max must be a positive integer, got "0"' },
-    { args: ["--memory-max", "200"], line: '✗ --memory-max must be an integer of at least 512, got "200"' },
-    { args: ["--memory-max", "lots"], line: '✗ --memory-max must be an integer of at least 512, got "lots"' },
+    { args: ["--memory-max", "700"], line: '✗ --memory-max must be an integer of at least 768, got "700"' },
+    { args: ["--memory-max", "lots"], line: '✗ --memory-max must be an integer of at least 768, got "lots"' },
   ];
   for (const c of refusals) {
     test(`refuses ${c.args.join(" ")} before any subject (exit 2)`, async () => {
@@ -62,8 +62,8 @@ describe("run-eval limit flags", () => {
     using tmp = openTmp();
     const body = 'echo "LIMITS $(ulimit -u) $(ulimit -d) $(df -k --output=size /tmp | tail -1 | tr -d " ")"';
     const caseDir = writeEvalCase(root.path, { name: "limits", body });
-    const r = await runEval(["--pids-max", "300", "--memory-max", "600", caseDir], { TMPDIR: tmp.path });
+    const r = await runEval(["--pids-max", "300", "--memory-max", "800", caseDir], { TMPDIR: tmp.path });
     const line = r.stdout.split("\n").find((l) => l.startsWith("LIMITS "));
-    expect({ exit: r.exitCode, line }).toEqual({ exit: 0, line: `LIMITS 300 ${600 * 1024} ${600 * 1024}` });
+    expect({ exit: r.exitCode, line }).toEqual({ exit: 0, line: `LIMITS 300 ${800 * 1024} ${800 * 1024}` });
   });
 });
