@@ -22,6 +22,8 @@ export interface JudgePairsOptions {
   sample?: number;
   seed?: number;
   parallel?: number;
+  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/pairs.ts). */
+  maxRowBytes?: number;
   now?: () => Date;
 }
 
@@ -87,7 +89,8 @@ export async function judgePairs(o: JudgePairsOptions): Promise<JudgePairsResult
   const ids: string[] = [];
   let alreadyGraded = 0;
   let unusable = 0;
-  for (const { pair } of readPairs(o.pairs, keys)) {
+  const read = o.maxRowBytes ? { maxRowBytes: o.maxRowBytes } : {};
+  for (const { pair } of readPairs(o.pairs, keys, read)) {
     if (pair.experiment !== o.experiment) continue;
     if (graded.has(pair.id)) alreadyGraded++;
     else if (!usable(pair.control) || !usable(pair.candidate)) unusable++;
@@ -97,7 +100,7 @@ export async function judgePairs(o: JudgePairsOptions): Promise<JudgePairsResult
   const sample = o.sample ?? 50;
   const chosen = new Set(shuffle(ids, new Rng(seed)).slice(0, sample === 0 ? undefined : sample));
   const pairs: Pair[] = [];
-  for (const { pair } of readPairs(o.pairs, keys))
+  for (const { pair } of readPairs(o.pairs, keys, read))
     if (pair.experiment === o.experiment && chosen.delete(pair.id)) pairs.push(pair);
   const now = o.now ?? (() => new Date());
   const errors: JudgePairsResult["errors"] = [];

@@ -6,6 +6,7 @@
 import { defineCommand } from "citty";
 import { UsageError } from "../../lib/errors.ts";
 import { flagValues, repeatable } from "../../lib/flags.ts";
+import { DEFAULT_MAX_ROW_BYTES } from "../../lib/pairs.ts";
 import { judgePairs } from "../../lib/steps/judge-pairs.ts";
 import { checkFlags, keyFromEnv, positiveInt } from "../../lib/steps/replay-run.ts";
 
@@ -31,6 +32,7 @@ export const judge = defineCommand({
     region: { type: "string", description: "Bedrock signing region" },
     sample: { type: "string", description: "pairs to grade (default 50, 0 = all)" },
     seed: { type: "string", description: "sample and order seed (default 1)" },
+    "max-row-bytes": { type: "string", description: "longest pair store row in bytes (default 33554432)" },
     parallel: { type: "string", description: "judge calls at once (default 4)" },
     output: { type: "string", description: "text (default) or json" },
   },
@@ -58,6 +60,7 @@ export const judge = defineCommand({
       sample,
       seed: positiveInt("--seed", args.seed, 1),
       parallel: positiveInt("--parallel", args.parallel, 4),
+      maxRowBytes: positiveInt("--max-row-bytes", args["max-row-bytes"], DEFAULT_MAX_ROW_BYTES),
     });
     if (output === "json") process.stdout.write(`${JSON.stringify(r)}\n`);
     else if (r.selected === 0) process.stdout.write(`no new pairs for experiment ${r.experiment}\n`);

@@ -306,6 +306,13 @@ const bad: Array<{
     exitCode: 3,
     stderr: /^✗ Cannot read pair store ".*pairs\.jsonl": line 1: /,
   },
+  {
+    name: "a row over --max-row-bytes",
+    extra: ["--max-row-bytes", "10"],
+    exitCode: 3,
+    stderr:
+      /^✗ Cannot read pair store ".*pairs\.jsonl": line 1: longer than 10 bytes \(the row cap; --max-row-bytes raises it\)\n$/,
+  },
 ];
 for (const b of bad)
   test.concurrent(`eval-steps judge refuses: ${b.name}`, async () => {
