@@ -26,52 +26,25 @@
 // agent reads or writes its run root but collect.ts's descriptor walk; a link where the layout has a
 // directory or file is a leak (the run is invalid), never followed.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { hostname, tmpdir, userInfo } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { codepointCompare } from "../_py/text.ts";
-import { mkdirConfined, writeConfined } from "../confined.ts";
 import { ConfigError, UpstreamError, UsageError } from "../errors.ts";
-import { type Arm, extractSkills, headSha, requireCleanTree, resolveArm, statusLines } from "../git.ts";
-import { renderGrade } from "../grade/render.ts";
-import { gradeCase } from "../grade/runner.ts";
-import {
-  findLeaks,
-  type Offender,
-  type ScanTarget,
-  scanRunRoot,
-  scanSkills,
-  walkRunRoot,
-  words,
-} from "../leak.ts";
-import { run as runProc } from "../proc.ts";
+import { headSha, requireCleanTree, resolveArm, statusLines } from "../git.ts";
+import { walkRunRoot } from "../leak.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { prepareWorkDir } from "../sandbox.ts";
 import { Rng, shuffle } from "../stats.ts";
+import { oneRun } from "./agent-run.ts";
 import { pathForms, scrubber, stampTree, withPrefixes, writePacket } from "./blind.ts";
-import { collectRunRoot } from "./collect.ts";
-import {
-  type AgentConfig,
-  loadAgentConfig,
-  loadLock,
-  loadPromotionTask,
-  loadRubric,
-  type PLACEHOLDERS,
-} from "./formats.ts";
+import { loadAgentConfig, loadLock, loadPromotionTask, loadRubric } from "./formats.ts";
 import { harnessDigests } from "./harness.ts";
 import { checkLocked } from "./lock.ts";
 import { hashConfined, sealRun } from "./manifest.ts";
-import { ReportedError, refuseIfNeeded, resolveWhere } from "./options.ts";
-import {
-  ARMS,
-  type ArmName,
-  type Artifact,
-  fileSha256,
-  type KeyRecord,
-  sha256,
-  sortedJson,
-  writeSorted,
-} from "./records.ts";
+import { refuseIfNeeded, resolveWhere } from "./options.ts";
+import { preRunChecks } from "./prerun.ts";
+import { ARMS, type Artifact, fileSha256, type KeyRecord, sha256, writeSorted } from "./records.ts";
 import {
   checkReadable,
   detectAgentSandbox,
@@ -79,7 +52,7 @@ import {
   probeIsolation,
   resolveAgentInstall,
 } from "./sandbox.ts";
-import { freshRoot, type RunRoot, stageRun } from "./stage.ts";
+import { freshRoot } from "./stage.ts";
 
 export interface RunOptions {
   taskId: string;
@@ -333,66 +306,6 @@ export function collectArtifacts(runDir: string, bids: readonly string[]): Artif
     .map((path) => ({ path, ...hashConfined(runDir, path) }));
 }
 
-type Rubric = ReturnType<typeof loadRubric>;
-
-function heldOutReason(o: Offender, prompt: string): string {
-  if (o.kind === "held-out") return words(prompt).length < 8 ? "prompt-text" : "prompt-shingle";
-  return o.kind;
-}
-
-/** The pre-run held-out, criteria-shingle and staging checks; offenders are exit 3 with the report. */
-async function preRunChecks(
-  repo: string,
-  arms: Record<ArmName, Arm>,
-  prompt: string,
-  rubric: Rubric,
-  fixtureDir: string | null,
-  cassettes: string | null,
-  rubricSha: string,
-): Promise<void> {
-  const scratch = freshRoot();
-  try {
-    const heldOut: Record<string, unknown>[] = [];
-    for (const arm of ARMS) {
-      const dir = await extractSkills(repo, arms[arm].sha, join(scratch, arm));
-      const { offenders } = await scanSkills(arm, dir, rubric, prompt);
-      for (const o of offenders)
-        heldOut.push({
-          arm,
-          path: o.path,
-          reason: heldOutReason(o, prompt),
-          ...(o.criterion ? { criterion: o.criterion } : {}),
-        });
-    }
-    const promptFile = join(scratch, "prompt.txt");
-    writeFileSync(promptFile, prompt);
-    const targets: ScanTarget[] = [{ path: "prompt", abs: promptFile }];
-    if (fixtureDir)
-      for (const e of walkRunRoot(fixtureDir)) targets.push({ path: `fixture_repo/${e.path}`, abs: e.abs });
-    if (cassettes) targets.push({ path: "cassettes.json", abs: cassettes });
-    const staging = await findLeaks(
-      { canary: rubric.canary, criteria: rubric.criteria, rubricSha256: rubricSha },
-      targets,
-    );
-    const stagingOut = staging.offenders.map((o) => ({
-      path: o.path,
-      reason: o.kind,
-      ...(o.criterion ? { criterion: o.criterion } : {}),
-    }));
-    if (heldOut.length || stagingOut.length) {
-      const first = [...heldOut, ...stagingOut][0] as { path: string; reason: string; criterion?: string };
-      const what = first.criterion ? `${first.reason} ${first.criterion}` : first.reason;
-      throw new ReportedError(
-        `pre-run leak: ${what} in ${first.path}${first.reason === "criteria-shingle" ? " — rephrase the criterion" : ""} (${heldOut.length + stagingOut.length} offender(s); no agent started)`,
-        3,
-        { leak: true, stage: "pre", held_out: heldOut, staging: stagingOut },
-      );
-    }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
 async function isolationEvidence(
   sandbox: Sandbox | null,
   installDirs: readonly string[],
@@ -439,192 +352,4 @@ async function isolationEvidence(
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-}
-
-interface OneRun {
-  root: string;
-  repo: string;
-  arm: Arm;
-  armName: ArmName;
-  index: number;
-  bid: string;
-  task: ReturnType<typeof loadPromotionTask>;
-  rubric: Rubric;
-  config: AgentConfig;
-  executable: string;
-  installDirs: readonly string[];
-  sandbox: Sandbox | null;
-  timeoutS: number;
-  env: NodeJS.ProcessEnv;
-  fixtureDir: string | null;
-  cassettesFile: string | null;
-  runDir: string;
-}
-
-function agentEnv(p: RunRoot, config: AgentConfig, env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of config.pass_env) {
-    const v = env[name];
-    if (v !== undefined) out[name] = v;
-  }
-  return {
-    ...out,
-    HOME: p.home,
-    PATH: `${p.bin}:${env.PATH ?? "/usr/bin:/bin"}`,
-    LANG: "C.UTF-8",
-    GH_CONFIG_DIR: p.ghConfig,
-    GH_PROMPT_DISABLED: "1",
-    TMPDIR: p.tmp,
-    XDG_CACHE_HOME: join(p.home, ".cache"),
-    XDG_CONFIG_HOME: join(p.home, ".config"),
-    EVAL_CASSETTES: p.cassettes,
-    EVAL_STATE_DIR: p.state,
-    EVAL_GH_CALL_LOG: p.callLog,
-    EVAL_OUT: p.out,
-    EVAL_WORKSPACE: p.workspace,
-    EVAL_SKILLS_DIR: p.skills,
-    EVAL_PROMPT_FILE: p.prompt,
-  };
-}
-
-function fillCommand(command: readonly string[], p: RunRoot, executable: string): string[] {
-  const values: Record<(typeof PLACEHOLDERS)[number], string> = {
-    "{prompt_file}": p.prompt,
-    "{workspace}": p.workspace,
-    "{skills_dir}": p.skills,
-    "{out_dir}": p.out,
-  };
-  const filled = command.map((arg) =>
-    arg.replace(/\{[a-z_]+\}/g, (m) => values[m as keyof typeof values] ?? m),
-  );
-  filled[0] = executable;
-  return filled;
-}
-
-const REDIRECT = 'o=$1; e=$2; shift 2; exec "$@" </dev/null >"$o" 2>"$e"';
-
-/** Stages, runs, scans, copies and grades one run; returns its sealed record. */
-async function oneRun(r: OneRun): Promise<KeyRecord> {
-  const p = await stageRun({
-    root: r.root,
-    repo: r.repo,
-    armSha: r.arm.sha,
-    prompt: r.task.prompt,
-    taskDir: r.task.dir,
-    fixtureDir: r.fixtureDir,
-    cassettes: r.cassettesFile,
-  });
-  const env = agentEnv(p, r.config, r.env);
-  const command = [
-    "/bin/sh",
-    "-c",
-    REDIRECT,
-    "agent",
-    p.transcript,
-    p.transcriptErr,
-    ...fillCommand(r.config.command, p, r.executable),
-  ];
-  let argv = command;
-  let spawnEnv = env;
-  if (r.sandbox) {
-    prepareWorkDir(r.sandbox, r.root);
-    const binds = [...r.installDirs, p.ghDir].map((d) => ({ host: d, inside: d }));
-    ({ argv, env: spawnEnv } = r.sandbox.wrap({
-      workDir: r.root,
-      cwd: p.workspace,
-      env,
-      command,
-      roBinds: binds,
-    }));
-  }
-  let res: Awaited<ReturnType<typeof runProc>>;
-  try {
-    res = await runProc(argv, {
-      env: spawnEnv,
-      cwd: r.sandbox ? undefined : p.workspace,
-      timeoutMs: r.timeoutS * 1000,
-    });
-  } catch (error) {
-    throw new UpstreamError(`agent cannot start: ${(error as Error).message}`);
-  }
-  if (r.sandbox && !res.timedOut && res.exitCode !== 0 && /^bwrap: /m.test(res.stderr))
-    throw new UpstreamError(`the agent sandbox failed to start: ${res.stderr.trim().split("\n")[0]}`);
-  if (
-    !r.sandbox &&
-    !res.timedOut &&
-    (res.exitCode === 126 || res.exitCode === 127) &&
-    !existsSync(r.executable)
-  )
-    throw new UpstreamError(`agent cannot start: ${r.executable}`);
-  const exit: number | "timeout" = res.timedOut ? "timeout" : (res.exitCode ?? -signalNumber(res.signal));
-
-  // Everything after the agent reads a private copy of its root (collect.ts), never the root itself.
-  const partial = `raw/.${r.bid}.partial`;
-  const copy = mkdirConfined(r.runDir, partial, 0o700);
-  const collected = collectRunRoot(r.root, copy);
-  const shingled = (path: string) =>
-    path === "run/transcript.txt" ||
-    path === "run/transcript.stderr.txt" ||
-    path === "run/gh-calls.jsonl" ||
-    path.startsWith("run/out/");
-  const scan = await scanRunRoot(copy, r.rubric, shingled);
-  const reasons: string[] = [...collected.reasons];
-  for (const o of scan.offenders) {
-    const why =
-      o.kind === "canary"
-        ? `canary in ${o.path}`
-        : o.kind === "unreadable"
-          ? `unreadable ${o.path}`
-          : `rubric criteria text in ${o.path}`;
-    if (!reasons.includes(why)) reasons.push(why);
-  }
-  const skipped = [...collected.skipped];
-  for (const s of scan.skipped)
-    if (s.startsWith("run/") && !skipped.includes(s.slice(4))) skipped.push(s.slice(4));
-
-  const rawDir = join(r.runDir, "raw", r.bid);
-  if (existsSync(join(copy, "run"))) renameSync(join(copy, "run"), rawDir);
-  else mkdirConfined(r.runDir, `raw/${r.bid}`);
-  rmSync(copy, { recursive: true, force: true });
-
-  writeConfined(
-    r.runDir,
-    `checks/${r.bid}/case.json`,
-    sortedJson({ name: `promotion/${r.task.id}`, grade: r.rubric.checks }),
-    { mkdirs: true },
-  );
-  const caseDir = join(r.runDir, "checks", r.bid);
-  let checksPassed = true;
-  if (r.rubric.checks.length > 0) {
-    const graded = await gradeCase(caseDir, join(rawDir, "out"), { repoRoot: r.repo, cwd: r.repo });
-    writeConfined(r.runDir, `raw/${r.bid}/checks.txt`, renderGrade(graded));
-    checksPassed = graded.passed;
-  } else writeConfined(r.runDir, `raw/${r.bid}/checks.txt`, "no checks\n");
-
-  return {
-    arm: r.armName,
-    index: r.index,
-    raw: `raw/${r.bid}`,
-    exit,
-    duration_s: Math.round(res.durationMs) / 1000,
-    checks_passed: checksPassed,
-    leak: reasons.length > 0,
-    leak_reasons: reasons,
-    skipped,
-  };
-}
-
-const SIGNALS: Record<string, number> = {
-  SIGHUP: 1,
-  SIGINT: 2,
-  SIGQUIT: 3,
-  SIGABRT: 6,
-  SIGKILL: 9,
-  SIGSEGV: 11,
-  SIGPIPE: 13,
-  SIGTERM: 15,
-};
-
-function signalNumber(signal: string | null): number {
-  return signal ? (SIGNALS[signal] ?? 1) : 1;
 }
