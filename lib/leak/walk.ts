@@ -23,8 +23,8 @@ export interface TreeEntry {
 
 /**
  * Yields every entry under `root` (directories before their contents, names in code-unit order).
- * A directory that cannot be opened or listed is yielded as `unlistable` and not entered; an entry
- * that vanished between listing and lstat is skipped.
+ * A directory that cannot be opened or listed, and an entry that cannot be lstat'ed (vanished, or
+ * a name that is not UTF-8), are yielded as `unlistable`; a directory so reported is not entered.
  */
 export function* walkTree(root: string): Generator<TreeEntry> {
   let dir: ReturnType<typeof openDirConfined>;
@@ -56,6 +56,8 @@ function* walkDir(dirPath: string, root: string, rel: string): Generator<TreeEnt
     try {
       st = lstatSync(`${dirPath}/${name}`); // lstat on the last component: never follows it
     } catch {
+      // vanished, or a name that is not UTF-8 (readdir's string cannot reach it): say so, never skip
+      yield { path: childRel, abs, type: "unlistable" };
       continue;
     }
     if (st.isSymbolicLink()) yield { path: childRel, abs, type: "link" };

@@ -84,7 +84,6 @@ function copyFile(root: string, rel: string, to: string, buf: Buffer): string | 
     src = openConfined(root, rel);
   } catch (error) {
     if (error instanceof ConfinedPathError) {
-      if (error.reason === "missing") return null; // removed meanwhile: nothing to copy
       if (error.reason === "link" || error.reason === "not-directory") return `symbolic link at ${rel}`;
       if (error.reason === "not-regular") return `special file at ${rel}`;
     }

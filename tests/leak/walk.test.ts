@@ -38,6 +38,13 @@ describe("walkTree", () => {
     ]);
   });
 
+  test("a name that is not UTF-8 is reported unlistable, never skipped", () => {
+    using dir = tempDir("proctor-walk");
+    writeFileSync(Buffer.concat([Buffer.from(`${dir.path}/f`), Buffer.from([0xff])]), "canary");
+    expect([...walkTree(dir.path)].map((e) => [e.path, e.type])).toEqual([["f\uFFFD", "unlistable"]]);
+    expect([...walkRunRoot(dir.path)].map((e) => [e.path, e.type])).toEqual([["f\uFFFD", "file"]]);
+  });
+
   test("a missing root is unlistable (the root itself is the caller's, trusted as given)", () => {
     using dir = tempDir("proctor-walk");
     expect([...walkTree(join(dir.path, "missing"))].map((e) => [e.path, e.type])).toEqual([
