@@ -81,7 +81,9 @@ export function viewsOf(s: string): View[] {
   views.push(v);
   // Up to two rounds, for a token encoded twice (`%253D`).
   for (let round = 0; round < 2 && PERCENT.test(v.text); round++) {
-    v = percentDecoded(v);
+    const next = percentDecoded(v);
+    if (next.text === v.text) break; // only non-ASCII escapes: nothing new to read
+    v = next;
     views.push(v);
   }
   return views;

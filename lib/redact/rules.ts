@@ -9,6 +9,8 @@ import type { Detector } from "../redact.ts";
 // (Authorization and Cookie have their own rules, which keep the scheme).
 const SECRET_WORDS =
   "pass(?:word|wd|phrase)|pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|master|account|auth|client)[_.-]?key";
+// Every repetition before a literal is bounded, so no pattern is quadratic on a long run of
+// name characters (a 1 MB tool result must not stall the harvest).
 // The value: double-quoted (also inside an escaped JSON string), single-quoted, or a bare word.
 const VALUE =
   '(?:\\\\*"(?<secret>(?:[^"\\\\\\r\\n]|\\\\[^"\\r\\n])+)\\\\*"|\'(?<secret2>[^\'\\r\\n]+)\'|(?<secret3>[^\\s"\'&;,]{3,}))';
@@ -75,7 +77,10 @@ export const GENERIC: readonly Detector[] = [
     name: "curl-user",
     pattern: /(?:^|[\s"'`])(?:-u[ \t]*|--user[ \t=]+)["']?(?<secret>[^\s"':@]*:[^\s"']+)/g,
   },
-  { name: "url-credentials", pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]*:(?<secret>[^\s@/"'<>]+)@/gi },
+  {
+    name: "url-credentials",
+    pattern: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]{0,256}:(?<secret>[^\s@/"'<>]+)@/gi,
+  },
   {
     name: "assignment",
     pattern: new RegExp(
@@ -90,7 +95,7 @@ export const GENERIC: readonly Detector[] = [
   {
     name: "env-assignment",
     pattern: new RegExp(
-      `\\b[A-Z0-9_]*(?:${UPPER_NAMES})[A-Z0-9_]*[ \\t]*[=:][ \\t]*(?<q>["']?)(?<secret>[^\\s"'&;,]{4,})\\k<q>`,
+      `\\b[A-Z0-9_]{0,64}(?:${UPPER_NAMES})[A-Z0-9_]{0,64}[ \\t]*[=:][ \\t]*(?<q>["']?)(?<secret>[^\\s"'&;,]{4,})\\k<q>`,
       "g",
     ),
   },
