@@ -8,7 +8,7 @@ import { findStrict, STRICT_DETECTORS } from "../../lib/redact/strict.ts";
 import { redactText } from "../../lib/redact.ts";
 
 describe("viewsOf", () => {
-  test.each([
+  test.each<{ name: string; input: string; views: string[] }>([
     { name: "plain ASCII is its own only copy", input: "a=b c", views: ["a=b c"] },
     { name: "zero-width and soft hyphen dropped", input: "gh\u200bp_\u00adx", views: ["ghp_x"] },
     { name: "full-width letters folded", input: "\uff47\uff48\uff50", views: ["ghp"] },
