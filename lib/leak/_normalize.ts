@@ -51,15 +51,25 @@ export interface Normalized {
 export class Normalizer {
   private carry: Buffer = EMPTY;
 
-  push(chunk: Buffer): Normalized {
-    if (this.carry.length === 0 && isAscii(chunk)) return { raw: chunk, out: chunk, changed: false };
+  /** The normalised stretches the chunk completes (often 1 or 2; none while a stretch is carried). */
+  push(chunk: Buffer): Normalized[] {
+    const len = chunk.length;
+    if (len > 0 && this.carry.length <= 1 && (this.carry[0] ?? 0) < 0x80 && isAscii(chunk)) {
+      // The fast path: ASCII is its own normal form. Only the last byte waits (a combining mark at
+      // the start of the next chunk would compose with it).
+      const out: Normalized[] = [];
+      if (this.carry.length === 1) out.push(same(this.carry));
+      out.push(same(chunk.subarray(0, len - 1)));
+      this.carry = Buffer.from(chunk.subarray(len - 1));
+      return out;
+    }
     const data = this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]);
     let cut = data.length - 1;
     while (cut >= 0 && data[cut]! >= 0x80) cut--;
     if (cut <= 0) {
       if (data.length <= MAX_CARRY) {
         this.carry = Buffer.from(data);
-        return { raw: EMPTY, out: EMPTY, changed: false };
+        return [];
       }
       cut = data.length;
       while (cut > 0 && (data[cut - 1]! & 0xc0) === 0x80) cut--; // continuation bytes stay together
@@ -74,7 +84,7 @@ export class Normalizer {
       if (s > 0) cut = s;
     }
     this.carry = Buffer.from(data.subarray(cut)); // copy: the read buffer is reused
-    return normalizeBytes(data.subarray(0, cut));
+    return [normalizeBytes(data.subarray(0, cut))];
   }
 
   /** The rest of the stream (its end: nothing follows to compose with). */
@@ -85,9 +95,11 @@ export class Normalizer {
   }
 }
 
+const same = (raw: Buffer): Normalized => ({ raw, out: raw, changed: false });
+
 /** The normalised form of whole characters (not a stream: nothing is carried). */
 export function normalizeBytes(raw: Buffer): Normalized {
-  if (isAscii(raw)) return { raw, out: raw, changed: false };
+  if (isAscii(raw)) return same(raw);
   if (!validUtf8(raw)) return { raw, out: textStretches(raw), changed: true };
   const text = decoder.decode(raw);
   const nfkc = text.normalize("NFKC");

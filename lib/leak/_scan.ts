@@ -46,7 +46,7 @@ class DecodedScan {
   }
 
   push(bytes: Buffer): void {
-    this.take(this.norm.push(bytes));
+    for (const n of this.norm.push(bytes)) this.take(n);
   }
 
   end(): void {
@@ -101,7 +101,7 @@ export class FileScan {
     if (this.idle) return;
     this.rawCanary.push(chunk);
     if (this.wordsOn && !this.utf8Check.push(chunk).ok) this.stopWords();
-    this.take(this.norm.push(chunk));
+    for (const n of this.norm.push(chunk)) this.take(n);
   }
 
   end(): void {
