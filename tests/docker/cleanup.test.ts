@@ -101,31 +101,34 @@ variants:
   - {name: fixer, harness: claude, model: fixer}
 `;
 
+/** Where a signal lands: at "ready" (before any docker call), or as the n-th call of a verb starts. */
+type Point = { verb: "ready" } | { verb: "run" | "cp" | "exec" | "rm"; n: number };
+
 /**
- * One run of tests/docker/_interrupt.ts, signalled once `at` docker calls have been invoked (0: at
- * "ready"); `group` signals its whole process group, as a terminal's Ctrl-C does.
+ * One run of tests/docker/_interrupt.ts, signalled at `at` (never, when absent); `group` signals its
+ * whole process group, as a terminal's Ctrl-C does. Returns the verbs it called, by count.
  */
-async function interruptedRun(runId: string, at: number | undefined, signal: NodeJS.Signals, group = false) {
+async function interruptedRun(runId: string, at: Point | undefined, signal: NodeJS.Signals, group = false) {
   const child = spawn(
     BIN.bun,
     [join(import.meta.dirname, "_interrupt.ts"), runId, image, scratch.path, suitePath, trialsPath(runId)],
     { stdio: ["ignore", "pipe", "pipe"], detached: group },
   );
-  const verbs: string[] = [];
-  let inFlight: string | undefined;
+  const calls: Record<string, number> = {};
+  let landed = false;
   let pending = "";
-  let err = "";
-  child.stderr.on("data", (b) => {
-    err += b;
-  });
   child.stdout.on("data", (b: Buffer) => {
     pending += String(b);
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
     for (const line of lines) {
-      if (line !== "ready" && !line.startsWith("done")) verbs.push(line);
-      if (at !== undefined && inFlight === undefined && (at === 0 ? line === "ready" : verbs.length === at)) {
-        inFlight = at === 0 ? "(none yet)" : line;
+      if (line !== "ready" && !line.startsWith("done")) calls[line] = (calls[line] ?? 0) + 1;
+      const hit =
+        at?.verb === "ready"
+          ? line === "ready"
+          : at !== undefined && line === at.verb && calls[line] === at.n;
+      if (hit && !landed) {
+        landed = true;
         if (group && child.pid) process.kill(-child.pid, signal);
         else child.kill(signal);
       }
@@ -134,9 +137,8 @@ async function interruptedRun(runId: string, at: number | undefined, signal: Nod
   const exitCode = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
   return {
     exitCode,
-    inFlight,
-    calls: verbs.length,
-    err,
+    landed,
+    calls,
     left: {
       containers: await containersOf(runId),
       networks: await networksOf(runId),
@@ -149,12 +151,22 @@ const NOTHING = { containers: [], networks: [], dirs: [] };
 let scratch: TempDir;
 let suitePath = "";
 const trialsPath = (runId: string) => join(scratch.path, `${runId}.trials.jsonl`);
-/** Docker calls of an uninterrupted run, and the verb each signal landed on. */
-let total = 0;
-const landed: string[] = [];
+
+/**
+ * Twenty points over the run's life: before any call, as each of the six containers is created, and
+ * mid-copy, mid-exec and mid-removal early, midway and late; SIGTERM and SIGINT in turn, every fourth
+ * signal to the whole process group (the docker clients run in their own groups, so only the run gets it).
+ */
+const POINTS: Point[] = [
+  { verb: "ready" },
+  ...[1, 2, 3, 4, 5, 6].map((n) => ({ verb: "run" as const, n })),
+  ...[1, 3, 5, 7, 9].map((n) => ({ verb: "cp" as const, n })),
+  ...[1, 2, 4, 6].map((n) => ({ verb: "exec" as const, n })),
+  ...[1, 3, 5, 6].map((n) => ({ verb: "rm" as const, n })),
+];
 
 describe("a suite run interrupted anywhere leaves nothing behind", () => {
-  beforeAll(async () => {
+  beforeAll(() => {
     scratch = tempDir("proctor-interrupt");
     const tree = evalsTree(scratch.path);
     tree.task(
@@ -163,34 +175,33 @@ describe("a suite run interrupted anywhere leaves nothing behind", () => {
       ADD_REPO,
     );
     suitePath = tree.suite("interrupt", SUITE);
-    const whole = await interruptedRun(`w${process.pid}`, undefined, "SIGTERM");
-    total = whole.calls;
-    expect({ exitCode: whole.exitCode, left: whole.left, enough: total >= 20 }).toEqual({
-      exitCode: 0,
-      left: NOTHING,
-      enough: true,
-    });
   });
   afterAll(() => scratch?.[Symbol.dispose]());
 
-  // Twenty points spread over the run's docker calls, SIGTERM and SIGINT in turn, every other SIGINT
-  // to the whole process group (the docker clients run in their own groups, so only the run gets it).
+  test("uninterrupted: exit 0, nothing left, the calls the points below pick from", async () => {
+    const r = await interruptedRun(`w${process.pid}`, undefined, "SIGTERM");
+    expect({ exitCode: r.exitCode, calls: r.calls, left: r.left }).toEqual({
+      exitCode: 0,
+      calls: { version: 1, run: 6, cp: 10, exec: 6, rm: 6 },
+      left: NOTHING,
+    });
+  });
+
   test.each(
-    Array.from({ length: 20 }, (_, i) => ({
-      i,
+    POINTS.map((at, i) => ({
+      at,
+      where: at.verb === "ready" ? "before any docker call" : `as docker ${at.verb} #${at.n} starts`,
       signal: (i % 2 === 0 ? "SIGTERM" : "SIGINT") as NodeJS.Signals,
       code: i % 2 === 0 ? 143 : 130,
       to: i % 4 === 1 ? "its process group" : "the process",
     })),
-  )("$signal to $to at point $i of 20", async ({ i, signal, code, to }) => {
-    const runId = `i${process.pid}p${i}`;
-    const r = await interruptedRun(runId, Math.floor((i * total) / 20), signal, to !== "the process");
-    landed.push(r.inFlight ?? "(after the end)");
-    expect({ exitCode: r.exitCode, left: r.left }).toEqual({ exitCode: code, left: NOTHING });
-  });
-
-  test("the signals landed before any call and mid-create, mid-copy, mid-exec and mid-removal", () => {
-    const wanted = ["(none yet)", "cp", "exec", "rm", "run"];
-    expect(wanted.filter((v) => landed.includes(v))).toEqual(wanted);
+  )("$signal to $to $where", async ({ at, signal, code, to }) => {
+    const runId = `i${process.pid}${at.verb}${"n" in at ? at.n : 0}`;
+    const r = await interruptedRun(runId, at, signal, to !== "the process");
+    expect({ landed: r.landed, exitCode: r.exitCode, left: r.left }).toEqual({
+      landed: true,
+      exitCode: code,
+      left: NOTHING,
+    });
   });
 });
