@@ -8,7 +8,14 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ByteSearch, WordWindowSearch } from "../../lib/leak/_match.ts";
-import { findLeaks, type LeakSpec, promptShingles, shingles } from "../../lib/leak.ts";
+import {
+  findLeaks,
+  type LeakSpec,
+  promptShingles,
+  scanRunRoot,
+  scanSkills,
+  shingles,
+} from "../../lib/leak.ts";
 import { tempDir } from "../support/tmp.ts";
 
 const CANARY = "CANARY-7f3a9c0e1b2d4f68";
@@ -171,5 +178,44 @@ describe("evasions of the leak scans are found", () => {
     ]);
     const abs = write(dir.path, "cache.bin", data);
     expect(kinds(await findLeaks(SPEC, [{ path: "cache.bin", abs }], { chunkBytes: 5 }))).toEqual(["canary"]);
+  });
+
+  test("every stage: pre-run held-out and criteria checks, staging check, post-run scan", async () => {
+    using dir = tempDir("proctor-leak-evasion");
+    const rubric = { canary: CANARY, criteria: [CRITERION] };
+    write(dir.path, "candidate/skills/demo/NOTES.md", zeroWidth(PROMPT));
+    write(dir.path, "candidate/skills/demo/RUBRIC.md", swap(CRITERION.text, CYRILLIC));
+    write(dir.path, "candidate/skills/demo/cache.txt", b64url(CANARY));
+    const staged = write(dir.path, "fixture/docs/leak.txt", fullwidth(CANARY));
+    write(dir.path, "run/run/home/.cache/notes.txt", hex(zeroWidth(CANARY)));
+    write(dir.path, "run/run/out/summary.md", mathBold(CRITERION.text));
+    const pre = await scanSkills("candidate", join(dir.path, "candidate/skills"), rubric, PROMPT);
+    const staging = await findLeaks({ canary: CANARY, criteria: [CRITERION] }, [
+      { path: "fixture_repo/docs/leak.txt", abs: staged },
+    ]);
+    const post = await scanRunRoot(join(dir.path, "run"), rubric, (p) => p.startsWith("run/out/"));
+    expect({ pre, staging, post }).toEqual({
+      pre: {
+        offenders: [
+          { arm: "candidate", path: "skills/demo/NOTES.md", kind: "held-out" },
+          {
+            arm: "candidate",
+            path: "skills/demo/RUBRIC.md",
+            kind: "criteria-shingle",
+            criterion: "opens-pr",
+          },
+          { arm: "candidate", path: "skills/demo/cache.txt", kind: "canary" },
+        ],
+        skipped: [],
+      },
+      staging: { offenders: [{ path: "fixture_repo/docs/leak.txt", kind: "canary" }], skipped: [] },
+      post: {
+        offenders: [
+          { path: "run/home/.cache/notes.txt", kind: "canary" },
+          { path: "run/out/summary.md", kind: "criteria-shingle", criterion: "opens-pr" },
+        ],
+        skipped: [],
+      },
+    });
   });
 });
