@@ -3,6 +3,7 @@
 // a racer swapping a directory for a link out of the root while calls run, files whose content must
 // not come back in an error, a FIFO under the root, malformed JSON-RPC, writes over existing files.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Buffer } from "node:buffer";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
@@ -393,15 +394,17 @@ test("eval_harvest reads and writes nothing outside the root while its directory
 });
 
 test("errors name the file and the position, never its content", async () => {
-  const key = readFileSync(join(root.path, "data", "pair.key"), "utf8").trim();
+  // A key file (fixed bytes, so the parse error's position is fixed too) read as a store and a history.
+  const key = Buffer.alloc(32, 0xab).toString("base64");
+  writeFileSync(join(root.path, "data", "other.key"), key);
   const secret = "sk-ant-api03-NEVERSHOWNNEVERSHOWNNEVERSHOWN";
   writeFileSync(join(root.path, "data", "secret.json"), `{"token": ${secret}}`);
   const calls = [
     {
       client: client,
       name: "eval_harvest",
-      args: { pairs: "../data/pair.key", experiment: "exp", pair_key_files: ["../data/pair.key"] },
-      text: `Cannot read pair store "${join(root.path, "data", "pair.key")}": line 1: not JSON: Expecting value at line 1 column 1`,
+      args: { pairs: "../data/other.key", experiment: "exp", pair_key_files: ["../data/pair.key"] },
+      text: `Cannot read pair store "${join(root.path, "data", "other.key")}": line 1: not JSON: Expecting value at line 1 column 1`,
     },
     {
       client: client,
@@ -410,10 +413,10 @@ test("errors name the file and the position, never its content", async () => {
         pairs: "../data/pairs.jsonl",
         experiment: "exp",
         pair_key_files: ["../data/pair.key"],
-        history: "../data/pair.key",
+        history: "../data/other.key",
         select: ["judge-loss"],
       },
-      text: `Cannot parse history "${join(root.path, "data", "pair.key")}": line 1: Expecting value at line 1 column 1`,
+      text: `Cannot parse history "${join(root.path, "data", "other.key")}": line 1: Expecting value at line 1 column 1`,
     },
     {
       client: client,
