@@ -1,10 +1,8 @@
-// What a run owns and how it is removed: containers and networks carry the label `proctor.run=<runId>`,
-// scratch dirs are named `proctor-docker.<runId>.<random>` under the scratch root. Removal goes by that
-// label and that exact prefix only, so one run never deletes what another run owns. Every docker call
-// and scratch write of a run is tracked here, so a signal can refuse new ones, let those in flight
-// settle (a killed `docker run` client does not stop the engine creating its container), then sweep
-// until nothing is left. The signal hook is the one place in lib/docker that ends the process: once a
-// SIGINT/SIGTERM listener is installed Node no longer terminates by itself, so it exits (130/143).
+// What a run owns and how it goes: containers and networks labelled `proctor.run=<runId>`, scratch dirs
+// `proctor-docker.<runId>.<random>`; removal matches that label and prefix exactly, never another run's.
+// Every docker call and scratch write of a run is tracked, so a signal can refuse new ones, let those in
+// flight settle (a killed `docker run` client does not stop the engine creating its container) and sweep
+// until nothing is left. The signal hook is the one place in lib/docker that ends the process (130/143).
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -210,8 +208,8 @@ export async function stopRun(
 
 /**
  * On SIGINT/SIGTERM: tell the caller (`onSignal`, e.g. to stop starting trials), stop the run and
- * remove all it owns (stopRun), then exit 130 (INT) or 143 (TERM). Returns a function that uninstalls
- * the hook.
+ * remove all it owns (stopRun), then exit 130 (INT) or 143 (TERM): once a listener is installed Node
+ * no longer terminates by itself, so the hook must. Returns a function that uninstalls the hook.
  */
 export function installSignalCleanup(
   runId: string,
