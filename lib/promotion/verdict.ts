@@ -118,13 +118,17 @@ export async function promotionVerdict(opts: {
   store?: string;
   lock?: string;
   env?: NodeJS.ProcessEnv;
+  /** Decide a run written before sealed manifests (it stays unsealed). */
+  legacy?: boolean;
 }): Promise<VerdictRecord & { stats: VerdictStats }> {
   const runDir = resolve(opts.runDir);
   const { path: provPath, prov } = readProvenance(runDir);
   if (prov.verdict !== null) throw new ConfigError("verdict already recorded for this run — it is final");
   // Decide only on what the seal vouches for (per_arm, min_runs, leaks, the key); an unsealed run
-  // (written before manifests) is decided as before and stays unsealed.
+  // (written before manifests, or stripped of its manifest) only with `legacy`, and it stays unsealed.
   const seal = checkSeal(runDir);
+  if (!seal.ok && seal.unsealed && !opts.legacy)
+    throw new ConfigError(`run is ${seal.reason} — --legacy decides a run written before manifests`);
   if (!seal.ok && !seal.unsealed) {
     const hint = seal.file === "blind/scores.template.json" ? " — graders fill a copy of the template" : "";
     throw new ConfigError(`run does not verify: ${seal.reason}${hint}`);

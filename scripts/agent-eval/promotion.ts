@@ -135,6 +135,11 @@ export const verdict = defineCommand({
   args: {
     "run-dir": { type: "string", description: "the run directory" },
     scores: { type: "string", description: "the filled scores JSON" },
+    legacy: {
+      type: "boolean",
+      default: false,
+      description: "decide a run written before sealed manifests (it stays unsealed)",
+    },
     ...shared,
   },
   run: ({ args }) =>
@@ -144,6 +149,7 @@ export const verdict = defineCommand({
           ...where(args),
           runDir: need(args["run-dir"], "--run-dir"),
           scores: need(args.scores, "--scores"),
+          legacy: args.legacy === true,
         }),
       (r) => `● verdict: ${(r as { result: string }).result}`,
     ),

@@ -3,7 +3,7 @@
 // file, each file removed, files and links added, provenance fields edited. Every case must fail
 // with the original's vocabulary and name the file; verdict refuses a run that does not verify.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { cpSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { walkTree } from "../../lib/leak/walk.ts";
 import { MANIFEST } from "../../lib/promotion/manifest.ts";
@@ -215,6 +215,34 @@ describe("a run written before manifests", () => {
       failure(dir, `not sealed: no ${MANIFEST} (--legacy checks a run written before manifests)`, MANIFEST),
       0,
       { verified: true, reason: `${n.length} artifacts match`, run_dir: dir, sealed: false },
+    ]);
+  });
+
+  test("verdict decides it only with --legacy (3 without), and leaves it unsealed", async () => {
+    const dir = copy();
+    rmSync(join(dir, MANIFEST));
+    const key = JSON.parse(readFileSync(join(dir, "sealed", "key.json"), "utf8")) as Record<string, unknown>;
+    const scores = join(outer.path, "legacy-scores.json");
+    writeFileSync(
+      scores,
+      JSON.stringify(
+        Object.fromEntries(Object.keys(key).map((b) => [b, { "opens-pr": true, "reports-behavior": false }])),
+      ),
+    );
+    const plain = await agentEval(["verdict", "--run-dir", dir, "--scores", scores], lane.repo);
+    const legacy = await agentEval(["verdict", "--run-dir", dir, "--scores", scores, "--legacy"], lane.repo);
+    expect([plain.code, plain.out, legacy.code, legacy.out.result]).toEqual([
+      3,
+      {
+        error: `run is not sealed: no ${MANIFEST} — --legacy decides a run written before manifests`,
+        exit: 3,
+      },
+      0,
+      "insufficient",
+    ]);
+    expect([promotionVerify(dir, { legacy: true }).verified, existsSync(join(dir, MANIFEST))]).toEqual([
+      true,
+      false,
     ]);
   });
 });
