@@ -18,6 +18,12 @@ export interface ToolEdge {
 // biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
 type AnyCommand = CommandDef<any>;
 
+/** A command's subcommands by name, if it has any. */
+async function subCommandsOf(cmd: AnyCommand): Promise<Record<string, unknown> | undefined> {
+  const def = cmd.subCommands;
+  return (typeof def === "function" ? await def() : await def) as Record<string, unknown> | undefined;
+}
+
 /** The leaf command the leading words select, its parent, and how many words named it. */
 async function resolveSub(
   cmd: AnyCommand,
@@ -28,8 +34,7 @@ async function resolveSub(
   let depth = 0;
   for (const arg of rawArgs) {
     if (arg.startsWith("-")) break;
-    const def = leaf.subCommands;
-    const subs = (typeof def === "function" ? await def() : await def) as Record<string, unknown> | undefined;
+    const subs = await subCommandsOf(leaf);
     const next =
       subs && Object.hasOwn(subs, arg) ? (subs[arg] as AnyCommand | (() => Promise<AnyCommand>)) : undefined;
     if (!next) break;
@@ -97,7 +102,14 @@ async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promi
   const argsDef = (typeof def === "function" ? await def() : await def) ?? {};
   let repeats: Map<string, string[]>;
   try {
-    repeats = checkFlags(argsDef, rest, label);
+    const checked = checkFlags(argsDef, rest, label);
+    repeats = checked.values;
+    // citty would still find a subcommand after a flag (`eval-steps --x harvest ...`) and run it
+    // unchecked: flags go after the subcommand.
+    const subs = await subCommandsOf(leaf);
+    const word = checked.positionals[0];
+    if (subs && word !== undefined && Object.hasOwn(subs, word) && rest[0]?.startsWith("-"))
+      throw new UsageError(`Cannot accept "${rest[0]}" before the subcommand "${word}": put it after`);
   } catch (error) {
     throw error instanceof UsageError ? new FlagError(error.message, leaf) : error;
   }

@@ -65,19 +65,22 @@ function spellings(argsDef: ArgsDef): Map<string, Declared> {
 
 /**
  * Checks `rawArgs` against `argsDef` (the same tokens citty's parser sees) and returns the values of
- * each repeatable flag given, in order. Throws UsageError for a repeated single-value flag, an
- * undeclared flag, or a repeatable flag without a value.
+ * each repeatable flag given, in order, and the words that are neither flags nor their values.
+ * Throws UsageError for a repeated single-value flag, an undeclared flag, or a repeatable flag
+ * without a value.
  */
 export function checkFlags(
   argsDef: ArgsDef,
   rawArgs: readonly string[],
   command: string,
-): Map<string, string[]> {
+): { values: Map<string, string[]>; positionals: string[] } {
   const byName = spellings(argsDef);
   const values = new Map<string, string[]>();
-  if (byName.size === 0) return values;
+  // A command that declares no flags (a dispatcher, a pass-through) gets its words only.
+  const checked = byName.size > 0;
   const seen = new Map<string, number>();
   const given = (raw: string, d: Declared | undefined, value: string | undefined) => {
+    if (!checked) return;
     if (!d) throw new UsageError(`Cannot accept unknown flag "${raw}": see ${command} --help`);
     const n = (seen.get(d.name) ?? 0) + 1;
     seen.set(d.name, n);
@@ -105,6 +108,9 @@ export function checkFlags(
   for (const [s, d] of byName)
     if (s.length === 1 && options[d.name]) (options[d.name] as { short?: string }).short = s;
   const { tokens } = parseArgs({ args: rest, options, strict: false, allowPositionals: true, tokens: true });
-  for (const t of tokens) if (t.kind === "option") given(t.rawName, byName.get(t.name), t.value);
-  return values;
+  const positionals: string[] = [];
+  for (const t of tokens)
+    if (t.kind === "option") given(t.rawName, byName.get(t.name), t.value);
+    else if (t.kind === "positional") positionals.push(t.value);
+  return { values, positionals };
 }

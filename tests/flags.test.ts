@@ -175,6 +175,15 @@ describe("a single-value flag given twice is refused (exit 2, one line)", () => 
     });
   });
 
+  test.concurrent("a flag before the subcommand is refused (citty ran the subcommand unchecked)", async () => {
+    const args = ["--x", "harvest", "--pairs", "p", "--experiment", "e", "--out", "a", "--out", "b"];
+    expect(await cli("eval-steps", args)).toEqual({
+      exitCode: 2,
+      stdout: "",
+      stderr: '✗ Cannot accept "--x" before the subcommand "harvest": put it after\n',
+    });
+  });
+
   test.concurrent("an undeclared flag is refused, not ignored", async () => {
     expect(await cli("eval-steps", ["harvest", "--pairs", "p", "--redact-patern", "x"])).toEqual({
       exitCode: 2,
@@ -207,7 +216,7 @@ describe("checkFlags", () => {
     { name: "short alias once", argv: ["-j4", "--dry-run"], expected: {} },
     { name: "a negated boolean", argv: ["--no-dry-run"], expected: {} },
   ])("$name", ({ argv, expected }) => {
-    expect(Object.fromEntries(checkFlags(def, argv, "demo"))).toEqual(expected);
+    expect(Object.fromEntries(checkFlags(def, argv, "demo").values)).toEqual(expected);
   });
 
   test.each([
@@ -222,7 +231,10 @@ describe("checkFlags", () => {
   });
 
   test("a command that declares no flags takes its argv as it is", () => {
-    expect(Object.fromEntries(checkFlags({}, ["--anything", "--anything"], "demo"))).toEqual({});
+    expect(checkFlags({}, ["--anything", "--anything", "x"], "demo")).toEqual({
+      values: new Map(),
+      positionals: ["x"],
+    });
   });
 
   test("flagValues", () => {
