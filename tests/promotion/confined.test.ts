@@ -59,7 +59,11 @@ describe("links and FIFOs the agent leaves are leaks; nothing is read or written
     ["stage-link", "symbolic link at run"],
     ["bad-name", "unreadable run/out/f\uFFFD"], // a name readdir cannot give back is never skipped
   ])("%s", async (mode, reason) => {
-    const r = await agentEval(runArgs(lane, "--runs", "1"), lane.repo, { STUB_MODE: mode, STUB_HOST: host, STUB_CANARY: "CANARY-7f3e9a1c-promotion-demo" });
+    const r = await agentEval(runArgs(lane, "--runs", "1"), lane.repo, {
+      STUB_MODE: mode,
+      STUB_HOST: host,
+      STUB_CANARY: "CANARY-7f3e9a1c-promotion-demo",
+    });
     expect({ code: r.code, leaks: r.out.leaks }).toEqual({ code: 0, leaks: 2 });
     const runDir = String(r.out.run_dir);
     const key = JSON.parse(readFileSync(join(runDir, "sealed", "key.json"), "utf8")) as Record<
