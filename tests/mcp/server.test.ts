@@ -15,6 +15,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -433,14 +434,19 @@ test("errors name the file and the position, never its content", async () => {
   }
 });
 
-test("a FIFO under the root is refused at once and the server keeps answering", async () => {
+test("a FIFO or a socket under the root is refused at once and the server keeps answering", async () => {
   expect(spawnSync("mkfifo", [join(root.path, "data", "fifo.json")]).status).toEqual(0);
+  const sock = createServer();
+  await new Promise<void>((listening) => sock.listen(join(root.path, "data", "sock.json"), listening));
+  const s = await client.callTool({ name: "eval_scorecard", arguments: { path: "../data/sock.json" } });
+  await new Promise((closed) => sock.close(closed));
   const a = await client.callTool({ name: "eval_scorecard", arguments: { path: "../data/fifo.json" } });
   const b = await client.callTool({
     name: "eval_harvest",
     arguments: { pairs: "../data/fifo.json", experiment: "exp", pair_key_files: ["../data/pair.key"] },
   });
-  expect([textOf(a), textOf(b), (await client.listTools()).tools.length]).toEqual([
+  expect([textOf(s), textOf(a), textOf(b), (await client.listTools()).tools.length]).toEqual([
+    "read scorecard: not a regular file",
     "read scorecard: not a regular file",
     `Cannot read pair store "${join(root.path, "data", "fifo.json")}": not a regular file`,
     2,
