@@ -26,8 +26,13 @@ export interface Finding {
 /** The default detector table, most specific first (an earlier detector wins an overlap at one start). */
 export const DETECTORS: readonly Detector[] = [...VENDOR, ...GENERIC];
 
-// Values that name a secret without being one: shell references, masks, our own markers.
-const PLACEHOLDER = /^(?:\$|\*{3}|<|\[REDACTED|x{4,}$|redacted$|null$|none$|true$|false$)/i;
+// Values that name a secret without being one, as a whole: an upper-case shell or Windows variable,
+// a ${...} / $(...) / ${{ ... }} reference, a <placeholder>, a mask, our own marker (followed only
+// by a JSON escape such as `\n`, in JSON text), a null word.
+// Anything else is a value (`$ecretP4ss` is a password, not a reference).
+const PLACEHOLDER =
+  /^(?:\$[A-Z_][A-Z0-9_]*|\$\{.*|\$\(.*|%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]*>|\*+|\[REDACTED:[a-z0-9-]+\](?:\\.*)?)$/;
+const NULL_WORD = /^(?:x{4,}|redacted|null|none|true|false|undefined)$/i;
 
 // One global copy per pattern, compiled once: scanning many small strings (a harvested request has
 // thousands) must not recompile every detector for each. matchAll clones it, so sharing is safe.
@@ -51,7 +56,7 @@ export function matchAll(text: string, detectors: readonly Detector[]): (Finding
       let start = m.index;
       let end = m.index + m[0].length;
       if (g && ("secret" in g || "secret2" in g || "secret3" in g)) {
-        if (secret === undefined || PLACEHOLDER.test(secret)) continue;
+        if (secret === undefined || PLACEHOLDER.test(secret) || NULL_WORD.test(secret)) continue;
         start = m.index + m[0].lastIndexOf(secret);
         end = start + secret.length;
       }

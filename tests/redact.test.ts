@@ -130,6 +130,18 @@ describe("redactText", () => {
       detectors: ["github-token"],
     },
     {
+      name: "a value that only starts like a reference",
+      input: "password=$ecretP4ss",
+      text: "password=[REDACTED:assignment]",
+      detectors: ["assignment"],
+    },
+    {
+      name: "text after our own marker is a value",
+      input: "password=[REDACTED:email]tail",
+      text: "password=[REDACTED:assignment]",
+      detectors: ["assignment"],
+    },
+    {
       name: "two in a row",
       input: `${FAKE.akia} ${FAKE.slack}`,
       text: "[REDACTED:aws-access-key-id] [REDACTED:slack-token]",
@@ -159,6 +171,7 @@ describe("not credentials", () => {
     { name: "JSON non-secret field", input: '{"token_count": 12, "title": "Bearer of bad news"}' },
     { name: "git sha", input: "commit 0123456789abcdef0123456789abcdef01234567" },
     { name: "our own markers", input: "TOKEN=[REDACTED:github-token]" },
+    { name: "GitHub Actions and Windows references", input: "password=$" + "{{ secrets.PW }} token=%TOKEN%" },
     { name: "issue JSON", input: '{"number":7,"title":"login redirect","state":"OPEN"}' },
   ])("$name", ({ input }) => {
     expect(redactText(input)).toEqual({ text: input, findings: [] });
