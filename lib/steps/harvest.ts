@@ -1,9 +1,8 @@
-// `eval-steps harvest`: shadow pairs -> redacted step cases. One streamed pass over the store keeps
-// only per-pair facts (hashes, offsets, calls), orders each session, drops auxiliary requests,
-// byte-identical retries and arm-truncated steps, recovers production's action from the next request,
-// selects; then the selected rows are re-read by offset (the same descriptor: the store is opened
-// once), redacted and checked, and published into --out in one rename (lib/steps/harvest-files.ts).
-// Any failure writes nothing. Two rows giving the same case file (a repeated pair id) are bad input.
+// `eval-steps harvest`: shadow pairs -> redacted step cases. Pass 1 and selection are in
+// lib/steps/harvest-scan.ts; this module checks the options, loads keys and the judge history, opens
+// the store once (both passes read that one descriptor), re-reads the selected rows by offset, redacts
+// and checks each case, and hands them to lib/steps/harvest-files.ts, which publishes --out in one
+// rename. Any failure writes nothing.
 import { closeSync } from "node:fs";
 import { accessProblem } from "../confined.ts";
 import { ConfigError, UsageError } from "../errors.ts";
