@@ -164,11 +164,16 @@ export async function sweepRun(
   for (let round = 0; round < SWEEP_ROUNDS && clean < 2; round++) {
     if (round > 0) await delay(SWEEP_PAUSE_MS);
     const r = await sweepOnce(runId, call, o.scratchRoot);
-    for (const k of ["containers", "networks", "dirs"] as const)
-      for (const n of r.found[k]) if (!all[k].includes(n)) all[k].push(n);
+    merge(all, r.found);
     clean = r.clean ? clean + 1 : 0;
   }
   return all;
+}
+
+function merge(into: Sweep, found: Sweep): Sweep {
+  for (const k of ["containers", "networks", "dirs"] as const)
+    for (const n of found[k]) if (!into[k].includes(n)) into[k].push(n);
+  return into;
 }
 
 /** Waits until nothing matching `which` is in flight for the run, or `ms` passed. */
@@ -191,7 +196,7 @@ async function settle(s: RunState, ms: number, which: (verb: string) => boolean 
  * Stops `runId` and removes everything it owns: no new docker call or workspace starts, the `docker
  * run`s in flight finish (so their containers exist to be found), a sweep removes the containers (the
  * execs and copies into them then return), everything else in flight settles, and the sweep repeats
- * until nothing is left. Safe to call more than once.
+ * until nothing is left; returns all it removed. Safe to call more than once.
  */
 export async function stopRun(
   runId: string,
@@ -201,9 +206,9 @@ export async function stopRun(
   const s = stateOf(runId);
   s.closing = true;
   await settle(s, START_GRACE_MS, (v) => v === "run" || v === "create");
-  await removeRunResources(runId, o);
+  const first = await removeRunResources(runId, o);
   await settle(s, SETTLE_MS);
-  return sweepRun(runId, o);
+  return merge(first, await sweepRun(runId, o));
 }
 
 /**

@@ -10,8 +10,12 @@ import {
   makeScratchDir,
   networksOf,
   removeRunResources,
+  runCall,
   scratchDirsOf,
+  stopRun,
 } from "../../lib/docker/cleanup.ts";
+import type { DockerCall } from "../../lib/docker/engine.ts";
+import type { ProcResult } from "../../lib/proc.ts";
 import { ADD_REPO, evalsTree } from "../suite/_support.ts";
 import { type TempDir, tempDir } from "../support/tmp.ts";
 import { BIN } from "../support/tools.ts";
@@ -202,6 +206,71 @@ describe("a suite run interrupted anywhere leaves nothing behind", () => {
       landed: true,
       exitCode: code,
       left: NOTHING,
+    });
+  });
+});
+
+/** An engine whose `docker run` creates its container only when the test says so, as a busy one does. */
+function slowEngine() {
+  const containers = new Set<string>();
+  const pendingCreates: (() => void)[] = [];
+  const ok = (args: string[], stdout = ""): ProcResult => ({
+    command: ["docker", ...args],
+    exitCode: 0,
+    signal: null,
+    stdout,
+    stderr: "",
+    durationMs: 0,
+    timedOut: false,
+  });
+  const call: DockerCall = async (args) => {
+    if (args[0] === "run") {
+      await new Promise<void>((resolve) => pendingCreates.push(resolve));
+      containers.add(args[args.indexOf("--name") + 1] ?? "");
+    } else if (args[0] === "ps") return ok(args, [...containers].map((c) => `${c}\n`).join(""));
+    else if (args[0] === "rm") for (const c of args.slice(2)) containers.delete(c);
+    return ok(args);
+  };
+  return { call, containers, create: () => pendingCreates.shift()?.() };
+}
+
+describe("stopRun: the mechanism, against an engine that is still creating", () => {
+  test("waits for the create in flight, refuses new work, sweeps what the create made and the scratch dirs", async () => {
+    using root = tempDir("proctor-stop");
+    const runId = `s${process.pid}`;
+    const engine = slowEngine();
+    const call = runCall(runId, engine.call);
+    const dir = makeScratchDir(runId, root.path);
+    const inFlight = call(["run", "-d", "--name", "c1", "img"]);
+    const stopping = stopRun(runId, { call: engine.call, scratchRoot: root.path });
+    const refused = await Promise.all([
+      call(["run", "-d", "--name", "c2", "img"]),
+      call(["exec", "c1", "true"]),
+    ]);
+    let newDir = "";
+    try {
+      makeScratchDir(runId, root.path);
+    } catch (error) {
+      newDir = (error as Error).message;
+    }
+    engine.create(); // the engine finishes c1 only now, after the signal
+    await inFlight;
+    const swept = await stopping;
+    expect({
+      refused: refused.map((r) => [r.exitCode, r.stderr]),
+      newDir,
+      swept,
+      left: [...engine.containers],
+      dirs: scratchDirsOf(runId, root.path),
+    }).toEqual({
+      refused: [
+        [null, `run "${runId}" is stopping: docker run not started`],
+        [null, `run "${runId}" is stopping: docker exec not started`],
+      ],
+      newDir: `Run "${runId}" is stopping: no new workspace`,
+      swept: { containers: ["c1"], networks: [], dirs: [dir] },
+      left: [],
+      dirs: [],
     });
   });
 });
