@@ -88,7 +88,7 @@ export class EncodedRuns {
     }
     let done = i; // everything before `done` is settled
     for (let p = i + MIN_RUN - 1; p < len; p += MIN_RUN) {
-      if (p < done || B64[chunk[p]!]! < 0 || B64[chunk[p]!] === SKIP) continue;
+      if (p < done || !isChar(chunk[p]!)) continue;
       let s = p;
       while (s > done && isChar(chunk[s - 1]!)) s--;
       let e = p + 1;
@@ -156,11 +156,14 @@ export class EncodedRuns {
       n++;
       const h = HEX[byte]!;
       if (h === NONE) {
-        if (m > 0) {
+        if (m >= MIN_RUN) {
           this.hexCount = m;
           this.closeHex();
-          m = 0;
+        } else if (m > 0) {
+          lens[4] = 0; // too short to be a hex run: nothing was flushed, nothing to end
+          lens[5] = 0;
         }
+        m = 0;
         continue;
       }
       if (m > 0) {

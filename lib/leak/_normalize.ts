@@ -10,7 +10,8 @@ const MAPPED = new RegExp(
   `[\\p{Default_Ignorable_Code_Point}\\p{Cf}${[...CONFUSABLES.keys()].map((cp) => `\\u{${cp.toString(16)}}`).join("")}]`,
   "gu",
 );
-const HAS_MAPPED = new RegExp(MAPPED.source, "u");
+/** Characters that may change, or change their neighbour, when normalised (marks compose). */
+const UNSTABLE = new RegExp(`${MAPPED.source}|[\\p{M}\u1160-\u11FF]`, "u");
 const skeletonChar = (ch: string): string => CONFUSABLES.get(ch.codePointAt(0) as number) ?? "";
 
 /** The normalised form of `text`: what every leak scan compares, needles and haystack alike. */
@@ -101,12 +102,50 @@ const same = (raw: Buffer): Normalized => ({ raw, out: raw, changed: false });
 export function normalizeBytes(raw: Buffer): Normalized {
   if (isAscii(raw)) return same(raw);
   if (!validUtf8(raw)) return { raw, out: textStretches(raw), changed: true };
+  if (allStable(raw)) return same(raw);
   const text = decoder.decode(raw);
-  const nfkc = text.normalize("NFKC");
-  if (nfkc === text && !HAS_MAPPED.test(text)) return { raw, out: raw, changed: false };
   const out = Buffer.from(normalizeText(text), "utf8");
   const changed = !out.equals(raw);
   return { raw, out: changed ? out : raw, changed };
+}
+
+/** Per code point: 0 not yet known, 1 normalises to itself alone and next to anything, 2 not. */
+let stable: Uint8Array | undefined;
+
+/**
+ * Whether valid UTF-8 `raw` is its own normal form: every non-ASCII character is stable (prose
+ * repeats a few: dashes, quotes, accents), so most text costs one pass and a table read per one.
+ */
+function allStable(raw: Buffer): boolean {
+  stable ??= new Uint8Array(0x110000);
+  const table = stable;
+  for (let i = 0; i < raw.length; i++) {
+    const b = raw[i]!;
+    if (b < 0x80) continue;
+    let cp: number;
+    if (b < 0xe0) {
+      cp = ((b & 0x1f) << 6) | (raw[i + 1]! & 0x3f);
+      i += 1;
+    } else if (b < 0xf0) {
+      cp = ((b & 0x0f) << 12) | ((raw[i + 1]! & 0x3f) << 6) | (raw[i + 2]! & 0x3f);
+      i += 2;
+    } else {
+      cp =
+        ((b & 0x07) << 18) |
+        ((raw[i + 1]! & 0x3f) << 12) |
+        ((raw[i + 2]! & 0x3f) << 6) |
+        (raw[i + 3]! & 0x3f);
+      i += 3;
+    }
+    let t = table[cp]!;
+    if (t === 0) {
+      const ch = String.fromCodePoint(cp);
+      t = ch.normalize("NFKC") === ch && !UNSTABLE.test(ch) ? 1 : 2;
+      table[cp] = t;
+    }
+    if (t === 2) return false;
+  }
+  return true;
 }
 
 /**
