@@ -3,8 +3,8 @@
 // outside loopback: any IPv4 literal, and any host in a place that contacts it (bash /dev/tcp and
 // /dev/udp, getent, curl/wget, ping/dig/nslookup, fetch, git clone, a model or base URL). A probe
 // expected to fail still sends traffic the day isolation breaks, so none may exist; a string that is
-// only data (a shipped config's vendor default, asserted or swapped for the mock) is allowlisted here
-// with the reason. This file is not scanned: its table holds the attacks it must catch, as data.
+// only data (a shipped config's vendor default, text for the redactor) is allowlisted here, per file
+// and host, with the reason. This file is not scanned: its table holds the attacks it must catch, as data.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -49,14 +49,15 @@ const DATA: Record<string, string> = {
   "tests/promotion/agent-configs.test.ts: x": "a driver's argv is built and compared, never run",
   "tests/promotion/agent-configs.test.ts: api.openai.com":
     "asserts the shipped Codex config's provider URL; the promotion e2e swaps in the mock's URL before running",
+  "tests/fixtures/redact/shapes.json: api.example.com": "command-like text for the redactor; nothing runs it",
+  "tests/fixtures/redact/shapes.json: ci.example.com": "command-like text for the redactor; nothing runs it",
+  "tests/fixtures/redact/shapes.json: git.example.com": "command-like text for the redactor; nothing runs it",
+  "tests/fixtures/redact/shapes.json: deploy":
+    "a clone URL after redaction (its host went with the secret); never run",
+  "tests/redact/strict.test.ts: ci.example.com":
+    "generated command-like text for the redactor; nothing runs it",
   "evals/promotion/agents/codex.json: api.openai.com":
     "the shipped config for real runs (its notes say to change it for a gateway or a mock); tests/support/promotion-e2e.ts swaps in the mock's URL",
-};
-
-/** Whole files of text that is only data (fed to a parser or a redactor, never run): file -> why. */
-const DATA_FILES: Record<string, string> = {
-  "tests/fixtures/redact/shapes.json":
-    "secret shapes in command-like text for the redactor; nothing runs them",
 };
 
 /** Every non-loopback target of `text`, as "<line>: <target> (<what>)". */
@@ -159,7 +160,7 @@ describe("no test reaches beyond this machine", () => {
   });
 
   test("every test, bench, fixture and example: no target outside loopback but the listed data", () => {
-    const all = ROOTS.flatMap(files).filter((f) => f !== SELF && !DATA_FILES[f]);
+    const all = ROOTS.flatMap(files).filter((f) => f !== SELF);
     const found = all.flatMap((file) => {
       const text = readFileSync(join(ROOT, file), "utf8");
       if (text.includes("\0")) return [];
