@@ -34,6 +34,7 @@ import {
   unshareArgv,
   type WrapContext,
 } from "./sandbox/_wrap.ts";
+import { detectCgroups } from "./sandbox/cgroup.ts";
 import { DEFAULT_LIMITS, type SubjectLimits } from "./sandbox/limits.ts";
 import { hostFilter } from "./sandbox/seccomp.ts";
 import { prepareWorkDir } from "./sandbox/stage.ts";
@@ -79,7 +80,7 @@ export interface Sandbox {
   subjectUid: number | null;
   subjectGid: number | null;
   /** What wrap() adds beyond isolation, which the isolation probe checks (absent: nothing). */
-  confinement?: { seccomp: boolean; limits: SubjectLimits | null };
+  confinement?: { seccomp: boolean; limits: SubjectLimits | null; cgroups: 1 | 2 | null };
   /** The argv (and environment for the spawn itself) that runs spec.command isolated. */
   wrap(spec: SandboxSpec): { argv: string[]; env: Record<string, string> };
 }
@@ -100,6 +101,8 @@ export interface DetectOptions {
   procRoot?: string;
   /** Per-subject pids and memory limits (bwrap and unshare); defaults to DEFAULT_LIMITS. */
   limits?: SubjectLimits;
+  /** Where cgroup hierarchies are mounted (default /sys/fs/cgroup; tests pass a fake one). */
+  cgroupRoot?: string;
   /** Replaces the real probe: returns null when the sandbox works, else why not. */
   probe?: (sandbox: Sandbox) => Promise<string | null>;
 }
@@ -126,6 +129,7 @@ export function makeSandbox(mechanism: SandboxMechanism, ctx: WrapContext): Sand
     confinement: {
       seccomp: mechanism === "bwrap" && !!ctx.limits && !!ctx.seccomp,
       limits: mechanism === "sandbox-exec" ? null : (ctx.limits ?? null),
+      cgroups: ctx.limits && ctx.cgroups ? ctx.cgroups.version : null,
     },
     wrap(spec) {
       return { argv: build(spec), env: { ...spec.env } };
@@ -222,6 +226,7 @@ export async function detectSandbox(opts: DetectOptions = {}): Promise<SandboxDe
         limits: opts.limits ?? DEFAULT_LIMITS,
         seccomp: mechanism === "bwrap" ? hostFilter() : null,
         tmpfsSize: mechanism === "bwrap" && (await takesSize(tool)),
+        cgroups: detectCgroups(opts.cgroupRoot, runnerUid),
       });
       const why = await probe(sandbox);
       if (!why) return { ok: true, sandbox };

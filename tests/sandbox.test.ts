@@ -305,6 +305,7 @@ describe("wrap() invocations", () => {
         platform: "linux",
         runnerUid: c.uid,
         searchPath: bin,
+        cgroupRoot: join(root.path, "no-cgroups"),
         probe: async () => null,
       });
       const w = sandbox.wrap({ ...spec, roBinds: [bind] });
@@ -325,6 +326,7 @@ describe("wrap() invocations", () => {
       runnerUid: 0,
       prefer: "unshare",
       searchPath: bin,
+      cgroupRoot: join(root.path, "no-cgroups"),
       probe: async () => null,
     });
     const { argv } = sandbox.wrap({ ...spec, roBinds: [bind] });
@@ -558,7 +560,7 @@ describe.skipIf(!real.ok && !required)("with the real sandbox", () => {
       prepareWorkDir(sandbox, work.path);
       const promising: Sandbox = {
         ...sandbox,
-        confinement: { seccomp: true, limits: { pids: 77, memoryMiB: 600 } },
+        confinement: { seccomp: true, limits: { pids: 77, memoryMiB: 600 }, cgroups: null },
       };
       const proof = await proveIsolation(promising, {
         workDir: work.path,

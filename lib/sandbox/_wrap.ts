@@ -15,6 +15,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import type { SandboxSpec } from "../sandbox.ts";
+import type { CgroupPlan } from "./cgroup.ts";
 import { limitsPrefix, SECCOMP_FD, type SubjectLimits, tmpfsBytes } from "./limits.ts";
 import { ETC_BINDS, systemViewArgs } from "./view.ts";
 
@@ -38,12 +39,14 @@ export interface WrapContext {
   seccomp?: Uint8Array | null;
   /** True when this bwrap takes `--size` for a tmpfs (0.7.0 and later). */
   tmpfsSize?: boolean;
+  /** Where per-subject cgroups are made (lib/sandbox/cgroup.ts); absent or null: rlimits only. */
+  cgroups?: CgroupPlan | null;
 }
 
 /** The limits-and-seccomp prefix for a context: empty when it sets neither. */
 function prefixOf(ctx: WrapContext, seccomp: Uint8Array | null): string[] {
   if (!ctx.limits) return [];
-  return limitsPrefix(ctx.limits, seccomp);
+  return limitsPrefix(ctx.limits, seccomp, ctx.cgroups ?? null);
 }
 
 /**

@@ -7,6 +7,7 @@
 // root runner share 65534's count) and RLIMIT_DATA bounds each process, not their sum. The private
 // tmpfs mounts (/tmp, /var/tmp, /run, /dev/shm) get a size cap where bwrap has --size.
 import { UsageError } from "../errors.ts";
+import { type CgroupPlan, cgroupLines } from "./cgroup.ts";
 import { printfEscape } from "./seccomp.ts";
 
 /** Per-subject limits. */
@@ -23,14 +24,40 @@ export const DEFAULT_LIMITS: SubjectLimits = { pids: 1024, memoryMiB: 1024 };
 /** The fd the prefix opens the seccomp program on (bwrap reads it to EOF, then closes it). */
 export const SECCOMP_FD = 3;
 
+// $4: one line per cgroup hierarchy, "<parent> <file>=<value>..." (lib/sandbox/cgroup.ts). First the
+// cgroups of subjects whose outermost process ($$ then, the same pid after every exec) is gone are
+// removed, then this one's is made, capped and joined; its children inherit it.
 const PREFIX = `ulimit -S -H -u "$1" -d "$2" || exit 125
 if [ -n "$3" ]; then exec ${SECCOMP_FD}< <(printf %b "$3") || exit 125; fi
-shift 3
+while read -r p_parent p_files; do
+  [ -n "$p_parent" ] || continue
+  for p_old in "$p_parent"/proctor-[0-9]*; do
+    [ -d "$p_old" ] && ! kill -0 "\${p_old##*/proctor-}" 2>/dev/null && rmdir "$p_old" 2>/dev/null
+  done
+  p_dir=$p_parent/proctor-$$
+  mkdir -p "$p_dir" || exit 125
+  set -f
+  for p_kv in $p_files; do
+    p_file=\${p_kv%%=*}
+    case "$p_file" in \\?*) p_file=\${p_file#?}; [ -e "$p_dir/$p_file" ] || continue;; esac
+    printf '%s\\n' "\${p_kv#*=}" > "$p_dir/$p_file" || exit 125
+  done
+  set +f
+  printf '%s\\n' "$$" > "$p_dir/cgroup.procs" || exit 125
+done <<< "$4"
+shift 4
 exec "$@"
 `;
 
-/** The argv prefix that applies `limits` and opens `seccomp` (null: none) before the rest runs. */
-export function limitsPrefix(limits: SubjectLimits, seccomp: Uint8Array | null): string[] {
+/**
+ * The argv prefix that applies `limits` (rlimits, and cgroups per `cgroups`, null: none) and opens
+ * `seccomp` (null: none) before the rest runs.
+ */
+export function limitsPrefix(
+  limits: SubjectLimits,
+  seccomp: Uint8Array | null,
+  cgroups: CgroupPlan | null = null,
+): string[] {
   return [
     "/bin/bash",
     "--norc",
@@ -41,6 +68,7 @@ export function limitsPrefix(limits: SubjectLimits, seccomp: Uint8Array | null):
     String(limits.pids),
     String(limits.memoryMiB * 1024),
     seccomp ? printfEscape(seccomp) : "",
+    cgroups ? cgroupLines(cgroups, limits) : "",
   ];
 }
 
