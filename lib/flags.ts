@@ -1,9 +1,8 @@
-// A command line's flags checked against what the command declares, before citty parses them. citty
-// hands node:util's parseArgs no `multiple` and no `strict`, so a repeated flag silently keeps only
-// its last value and an undeclared (mistyped) flag is silently ignored: `--redact-pattern A
-// --redact-pattern B` dropped A, and `--redact-patern A` dropped it too. Here a flag declared with
-// repeatable() keeps every value in order; any other flag given twice, or not declared, is a
-// usage error naming it. Commands that declare no flags take their argv as it is (grade runlog).
+// A command line's flags checked against what the command declares, before citty parses them: citty
+// gives node:util's parseArgs no `multiple` and no `strict`, so `--redact-pattern A --redact-pattern
+// B` silently dropped A and a mistyped `--redact-patern A` was ignored. A repeatable() flag keeps
+// every value in order; any other flag given twice, or not declared, is a usage error naming it.
+// Commands that declare no flags take their argv as it is (grade runlog).
 import { parseArgs } from "node:util";
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
 import { UsageError } from "./errors.ts";

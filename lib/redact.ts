@@ -1,10 +1,8 @@
-// Secret detectors and fail-closed redaction, shared by every lane that persists text it did not
-// write (shim record mode, step harvests, promotion scrubbing). A detector is a named pattern (the
-// table: lib/redact/rules.ts); a finding names the detector and the span, never the secret. Text is
-// read through normalised copies (lib/redact/normalize.ts) and spans mapped back, so a token split by
-// zero-width characters or percent-encoded is still found and its original characters replaced.
-// Overlapping findings merge into one span. It does not guess at entropy: a shape that is not in the
-// table is not found, so callers that must not leak re-scan what they write.
+// Secret detectors and fail-closed redaction for every lane that persists text it did not write
+// (shim record mode, step harvests, promotion scrubbing, suite logs). A finding names its rule
+// (lib/redact/rules.ts) and span, never the secret; text is read through normalised copies
+// (lib/redact/normalize.ts) and spans mapped back, overlaps merged. No entropy guess here: a shape
+// not in the table is not found, so callers that must not leak re-scan what they write.
 import { originalSpan, type View, viewsOf } from "./redact/normalize.ts";
 import { GENERIC, HINTS, VENDOR } from "./redact/rules.ts";
 

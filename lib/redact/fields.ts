@@ -2,10 +2,6 @@
 // secret whatever the value looks like (any depth, any case: `db_password`, `apiKey`, `auth_token`),
 // and which exact provider-id paths are exempt from the entropy rule (so the request replays). The
 // exemption is by path, not by key: an `id` or `signature` inside tool arguments is data like any other.
-//   Anthropic / Bedrock  messages[].content[].{id, tool_use_id, signature} (+ `data` of redacted_thinking),
-//                        also in a tool_result's nested content blocks
-//   OpenAI Responses     input[].{id, call_id, encrypted_content}, previous_response_id
-//   Gemini               contents[].parts[].{thoughtSignature, thought_signature, functionCall.id, functionResponse.id}
 
 /** A position in a request (or a harvested case) that the two rules care about; "value" is any other. */
 export type Where =
@@ -37,6 +33,11 @@ export const ENTROPY_EXEMPT_KEYS: ReadonlySet<string> = new Set([
   "data",
 ]);
 
+// The exempt paths:
+//   Anthropic / Bedrock  messages[].content[].{id, tool_use_id, signature} (+ `data` of redacted_thinking),
+//                        also in a tool_result's nested content blocks
+//   OpenAI Responses     input[].{id, call_id, encrypted_content}, previous_response_id
+//   Gemini               contents[].parts[].{thoughtSignature, thought_signature, functionCall.id, functionResponse.id}
 const EXEMPT: Partial<Record<Where, ReadonlySet<string>>> = {
   case: new Set(["id"]),
   request: new Set(["previous_response_id"]),

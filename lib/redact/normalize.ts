@@ -1,9 +1,7 @@
-// The copies of a text that secret detection reads, each with a map back to the original: NFKC with
-// format and other default-ignorable characters dropped (a token split by zero-width spaces, or
-// written in full-width letters, is still the token), and that copy percent-decoded (`%5F`, `%3D`).
-// Detection runs on the copies; a span found in a copy is mapped back to the original characters it
-// came from, so the redaction replaces the original span. Pure ASCII text without `%XX` is its own
-// only copy (the common case costs one regex test).
+// The copies of a text that secret detection reads, each mapping back to the original characters:
+// NFKC with format and other default-ignorable characters dropped (a token split by zero-width
+// spaces, or in full-width letters, is still the token), then percent-decoded (`%5F`, `%3D`), so a
+// redaction replaces the original span. Pure ASCII without `%XX` is its own only copy (one regex test).
 
 /** A copy of a text and, for each of its characters, the original span it came from. */
 export interface View {

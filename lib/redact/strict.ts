@@ -1,9 +1,8 @@
 // The strict detector set for text that leaves the machine as an artifact (step cases): the default
-// table plus e-mail addresses (internationalised too) and a high-entropy rule. Kept apart from
-// DETECTORS so the shim's record mode keeps its behaviour (e-mail addresses are legitimate gh
-// output). The entropy rule is a function, not a pattern, and can be switched off per string
-// (provider ids, thinking signatures, encrypted reasoning must replay). Both read the same
-// normalised copies as the named rules (lib/redact/normalize.ts).
+// table plus e-mail addresses (internationalised too) and a high-entropy rule, kept apart from
+// DETECTORS because gh output legitimately carries e-mail addresses. The entropy rule is a function
+// that can be switched off per string (provider ids, signatures, encrypted reasoning must replay);
+// both read the same normalised copies as the named rules.
 import { DETECTORS, type Detector, type Finding, matchAll, scanViews, tableFor } from "../redact.ts";
 
 /** Bumped whenever a rule changes, and recorded in every case's provenance. */
