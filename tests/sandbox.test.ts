@@ -555,22 +555,28 @@ describe.skipIf(!real.ok && !required)("with the real sandbox", () => {
       });
     });
 
-    test(`${sandbox.mechanism}: a sandbox whose wrap() does not apply the filter or limits it promises proves nothing`, async () => {
+    test(`${sandbox.mechanism}: a sandbox whose wrap() does not apply the filter or limits it promises never starts the subject`, async () => {
       using work = tempDir("proctor-sbx-promise");
       prepareWorkDir(sandbox, work.path);
       const promising: Sandbox = {
         ...sandbox,
         confinement: { seccomp: true, limits: { pids: 77, memoryMiB: 600 }, cgroups: null },
       };
-      const proof = await proveIsolation(promising, {
-        workDir: work.path,
-        cwd: work.path,
-        env: { PATH: "/usr/bin:/bin" },
-      });
+      const spec = { workDir: work.path, cwd: work.path, env: { PATH: "/usr/bin:/bin" } };
+      const probe = await openProbe(promising, spec);
+      const { argv, env } = promising.wrap({ ...spec, command: probe.command(["/bin/echo", "SUBJECT-RAN"]) });
+      const v = probe.judge(await run(argv, { env, timeoutMs: 30_000 }));
       const pids = DEFAULT_LIMITS.pids;
       const data = DEFAULT_LIMITS.memoryMiB * 1024;
-      expect({ ok: proof.ok, problems: proof.problems }).toEqual({
+      expect({
+        ok: v.proof.ok,
+        started: v.started,
+        ran: v.stdout.includes("SUBJECT-RAN"),
+        problems: v.proof.problems,
+      }).toEqual({
         ok: false,
+        started: false,
+        ran: false,
         problems: [
           ...(sandbox.mechanism === "bwrap" ? [] : ["the seccomp filter was not in force"]),
           `limits not in force: processes ${pids} (want 77), data ${data} KiB (want ${600 * 1024})`,

@@ -11,10 +11,12 @@ export const PROBE_MARK = ".proctor-sandbox-probe";
 export const END = "proctor-probe-end";
 
 // Bash only, plus one readlink: every line is "key value". Arguments: port, token, work dir, the
-// runner's namespace links (space separated), nonce, then the command to exec (none: just exit).
+// runner's namespace links (space separated), nonce, what must be in force (1 when a seccomp filter
+// must be, the RLIMIT_NPROC and the RLIMIT_DATA in KiB it must see, "-" for any), then the command to
+// exec (none: just exit). The limits come from /proc/self/limits, read without a fork.
 // Nothing is exported and every variable is p_*, so the subject's environment is the spec's (bash
 // adds PWD/SHLVL/_ as ever).
-export const PROBE = `p_port=$1 p_token=$2 p_w=$3 p_host=$4 p_nonce=$5; shift 5
+export const PROBE = `p_port=$1 p_token=$2 p_w=$3 p_host=$4 p_nonce=$5 p_ws=$6 p_wn=$7 p_wd=$8; shift 8
 set -f
 p_refuse=
 p_ns=$(readlink ${NAMESPACES.map((n) => `/proc/self/ns/${n}`).join(" ")} 2>/dev/null)
@@ -23,9 +25,18 @@ for p_l in $p_ns; do
   case " $p_host " in *" $p_l "*) p_refuse="$p_refuse same \${p_l%%:*} namespace as the runner;";; esac
 done
 printf 'uid %s\\n' "$EUID"
-while read -r p_k p_v; do case "$p_k" in Seccomp:) printf 'seccomp %s\\n' "$p_v";; esac; done 2>/dev/null < /proc/self/status
-printf 'nproc '; ulimit -u
-printf 'data '; ulimit -d
+p_sc= p_np= p_dk=
+while read -r p_k p_v; do case "$p_k" in Seccomp:) p_sc=$p_v;; esac; done 2>/dev/null < /proc/self/status
+while read -r p_a p_b p_c p_d _; do
+  case "$p_a $p_b" in "Max processes") p_np=$p_c;; "Max data") p_dk=$p_d;; esac
+done 2>/dev/null < /proc/self/limits
+case "$p_dk" in *[!0-9]*|"") ;; *) p_dk=$((p_dk / 1024));; esac
+[ -z "$p_sc" ] || printf 'seccomp %s\\n' "$p_sc"
+[ -z "$p_np" ] || printf 'nproc %s\\n' "$p_np"
+[ -z "$p_dk" ] || printf 'data %s\\n' "$p_dk"
+[ "$p_ws" != 1 ] || [ "$p_sc" = 2 ] || p_refuse="$p_refuse no seccomp filter;"
+[ "$p_wn" = - ] || [ "$p_np" = "$p_wn" ] || p_refuse="$p_refuse processes limit \${p_np:-none}, not $p_wn;"
+[ "$p_wd" = - ] || [ "$p_dk" = "$p_wd" ] || p_refuse="$p_refuse data limit \${p_dk:-none} KiB, not $p_wd;"
 [ "$EUID" != 0 ] || p_refuse="$p_refuse uid 0;"
 if [ -r /proc/net/dev ]; then
   while IFS= read -r p_line; do

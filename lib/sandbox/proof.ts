@@ -16,10 +16,12 @@
 // uid, mounts) the subject gets, which a second invocation could only assume.
 //
 // Fail closed before the subject: the runner passes its own namespace ids, and the probe refuses to
-// exec the subject (exit 125) when it shares one with the runner, runs as uid 0 or reached the host.
+// exec the subject (exit 125) when it shares one with the runner, runs as uid 0, reached the host, or
+// does not see the seccomp filter and rlimits the sandbox promises (Sandbox.confinement).
 //
-// Cost: bash builtins except one readlink (one fork and exec); the egress attempt is a redirection on
-// `:` in the probe's own shell; the report is ~15 small writes.
+// Cost: bash builtins except one readlink (one fork and exec); /proc/self/status and /proc/self/limits
+// are read by `read` loops; the egress attempt is a redirection on `:` in the probe's own shell; the
+// report is ~20 small writes.
 import { randomBytes } from "node:crypto";
 import { readlinkSync, rmSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
@@ -226,11 +228,23 @@ export async function openProbe(
       spec.workDir,
       NAMESPACES.flatMap((n) => host[n] ?? []).join(" "),
       nonce,
+      ...wanted(sandbox),
       ...command,
     ],
     judge,
     close,
   };
+}
+
+/** The probe's "must be in force" arguments: seccomp (1 or -), RLIMIT_NPROC, RLIMIT_DATA in KiB. */
+function wanted(sandbox: Sandbox): string[] {
+  const want = sandbox.confinement;
+  const limits = want?.limits;
+  return [
+    want?.seccomp ? "1" : "-",
+    limits ? String(limits.pids) : "-",
+    limits ? String(limits.memoryMiB * 1024) : "-",
+  ];
 }
 
 /** What the sandbox promised (seccomp filter, rlimits) and the probe did not see; fail closed. */
