@@ -19,6 +19,7 @@ export const MIN_RUN = 16;
 const FLUSH = 64 * 1024;
 const SKIP = 64; // CR and LF inside a run
 const NONE = -1;
+const EMPTY = Buffer.alloc(0);
 
 /** Byte -> its 6-bit base64 value (+ and - are 62, / and _ are 63), SKIP, or NONE. */
 const B64 = new Int8Array(256).fill(NONE);
@@ -46,7 +47,7 @@ const HEX = new Int8Array(256).fill(NONE);
  */
 export class EncodedRuns {
   /** Lanes 0-3: base64 at alignments 0-3; lanes 4-5: hex at alignments 0-1. */
-  private readonly sinks: DecodedSink[];
+  private readonly sinks: (DecodedSink | undefined)[] = [];
   private readonly outs: Buffer[];
   private readonly lens = new Int32Array(6);
   private readonly flushed = new Uint8Array(6);
@@ -59,10 +60,9 @@ export class EncodedRuns {
   private b64Count = 0;
   private hexCount = 0;
 
-  /** `sink(kind, alignment)` gives each of the 6 lanes its sink. */
-  constructor(sink: (kind: "base64" | "hex", alignment: number) => DecodedSink) {
-    this.sinks = [0, 1, 2, 3, 4, 5].map((l) => (l < 4 ? sink("base64", l) : sink("hex", l - 4)));
-    this.outs = this.sinks.map(() => Buffer.allocUnsafe(FLUSH));
+  /** `sink(kind, alignment)` gives each of the 6 lanes its sink, when it first has bytes for it. */
+  constructor(private readonly sink: (kind: "base64" | "hex", alignment: number) => DecodedSink) {
+    this.outs = [0, 1, 2, 3, 4, 5].map(() => EMPTY);
   }
 
   push(chunk: Uint8Array): void {
@@ -88,11 +88,11 @@ export class EncodedRuns {
     }
     let done = i; // everything before `done` is settled
     for (let p = i + MIN_RUN - 1; p < len; p += MIN_RUN) {
-      if (p < done || !isChar(chunk[p]!)) continue;
+      if (p < done || CHAR[chunk[p]!] === 0) continue;
       let s = p;
-      while (s > done && isChar(chunk[s - 1]!)) s--;
+      while (s > done && CHAR[chunk[s - 1]!] === 1) s--;
       let e = p + 1;
-      while (e < len && isChar(chunk[e]!)) e++;
+      while (e < len && CHAR[chunk[e]!] === 1) e++;
       done = e;
       if (e - s < MIN_RUN) {
         if (e === len) this.keep(chunk, s, e);
@@ -149,7 +149,7 @@ export class EncodedRuns {
         const q = (n - a) & 3;
         if (q === 0) continue;
         const out = q === 1 ? (prev << 2) | (v >> 4) : q === 2 ? (prev << 4) | (v >> 2) : (prev << 6) | v;
-        if (lens[a] === FLUSH) this.flush(a);
+        if (lens[a] === outs[a]!.length) this.room(a);
         outs[a]![lens[a]!++] = out & 0xff;
       }
       prev = v;
@@ -168,7 +168,7 @@ export class EncodedRuns {
       }
       if (m > 0) {
         const lane = 4 + ((m - 1) & 1);
-        if (lens[lane] === FLUSH) this.flush(lane);
+        if (lens[lane] === outs[lane]!.length) this.room(lane);
         outs[lane]![lens[lane]!++] = ((prevHex << 4) | h) & 0xff;
       }
       prevHex = h;
@@ -180,7 +180,17 @@ export class EncodedRuns {
     this.prevHex = prevHex;
   }
 
+  /** A full lane buffer: grown (files without runs allocate none), or at FLUSH bytes flushed. */
+  private room(lane: number): void {
+    const buf = this.outs[lane]!;
+    if (buf.length === FLUSH) return this.flush(lane);
+    const grown = Buffer.allocUnsafe(Math.min(FLUSH, Math.max(256, buf.length * 4)));
+    buf.copy(grown, 0, 0, this.lens[lane]);
+    this.outs[lane] = grown;
+  }
+
   private flush(lane: number): void {
+    this.sinks[lane] ??= this.sink(lane < 4 ? "base64" : "hex", lane & 3);
     if (this.lens[lane]! > 0) this.sinks[lane]!.push(this.outs[lane]!.subarray(0, this.lens[lane]));
     this.lens[lane] = 0;
     this.flushed[lane] = 1;
@@ -211,5 +221,7 @@ export class EncodedRuns {
   }
 }
 
-/** A base64 character (not a line break). */
-const isChar = (byte: number): boolean => B64[byte]! >= 0 && B64[byte] !== SKIP;
+/** Byte -> 1 for a base64 character (not a line break): one read in the scan's inner loops. */
+const CHAR = new Uint8Array(256);
+for (let b = 0; b < 256; b++) CHAR[b] = B64[b]! >= 0 && B64[b] !== SKIP ? 1 : 0;
+const isChar = (byte: number): boolean => CHAR[byte] === 1;
