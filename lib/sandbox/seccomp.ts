@@ -5,6 +5,7 @@
 // namespaces, kexec and kernel modules. They fail with EPERM; everything else is allowed. The
 // program checks the audit arch first and kills the process on a foreign one (i386 syscalls on
 // x86_64 would otherwise bypass the table); x32 numbers on x86_64 are refused the same way as the list.
+import { Buffer } from "node:buffer";
 
 /** The system calls refused (names; numbers per arch below). */
 export const DENIED = [
