@@ -1,11 +1,8 @@
-// Per-subject control groups, where the runner may make them: a cgroup per subject with a pids cap
-// and a memory cap on the sum of its processes (rlimits bound each process only), joined by the
-// limits prefix (lib/sandbox/limits.ts) before privileges are dropped, so the whole sandbox lives in
-// it. cgroup v2 (/sys/fs/cgroup with the pids and memory controllers) or v1 (its pids and memory
-// hierarchies); root runners only (moving a process needs write access to the common ancestor).
-// Each cgroup is named proctor-<pid of the sandbox's outermost process>: a later subject's prefix
-// removes every proctor-<pid> whose process is gone (an emptied cgroup cannot remove itself, and a
-// timeout kills the whole process group), so at most the last run's empty cgroups wait for the next.
+// Per-subject cgroups where a root runner can make them (v2 with pids and memory, else v1), nested in
+// the runner's own cgroup so its limits still hold: pids.max and a cap on the subject's memory in sum
+// (rlimits bound each process only). Each is proctor-<pid of the sandbox's outermost process>; the
+// next subject's prefix removes those whose process is gone (an emptied cgroup cannot remove itself
+// and a timeout kills the whole group), so at most the last run's empty cgroups wait for the next.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SubjectLimits } from "./limits.ts";

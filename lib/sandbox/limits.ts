@@ -1,12 +1,8 @@
-// Resource limits for one subject, applied before privileges are dropped: a bash prefix (run as the
-// runner) sets RLIMIT_NPROC and RLIMIT_DATA with `ulimit` (soft and hard, so the subject cannot
-// raise them back), opens the seccomp program on fd 3 for bwrap's `--seccomp 3` (a pipe fed by
-// printf: no file to race), joins a fresh cgroup where lib/sandbox/cgroup.ts found one, then execs
-// setpriv/bwrap. rlimits apply to every runner (root or not, any cgroup setup) but RLIMIT_NPROC
-// counts every process of the subject's uid on the host (concurrent subjects of a root runner share
-// 65534's count) and RLIMIT_DATA bounds each process, not their sum: the cgroup (root runners) caps
-// the subject's own processes and the sum of their memory. The private tmpfs mounts (/tmp,
-// /var/tmp, /run, /dev/shm) get a size cap (bwrap 0.7.0 and later; always under unshare).
+// Per-subject limits, applied by a bash prefix that runs as the runner before setpriv/bwrap: rlimits
+// (RLIMIT_NPROC, RLIMIT_DATA, soft and hard, so the subject cannot raise them), the seccomp program
+// opened on fd 3 (a pipe fed by printf: no file to race) and, where cgroup.ts found one, a fresh
+// cgroup; then exec. rlimits work for any runner but count the uid's processes host-wide and bound
+// each process; the cgroup (root runners) caps the subject's own processes and its memory in sum.
 import { UsageError } from "../errors.ts";
 import { type CgroupPlan, cgroupLines } from "./cgroup.ts";
 import { printfEscape } from "./seccomp.ts";

@@ -1,10 +1,8 @@
-// The subject's seccomp filter: a classic-BPF program, generated here and handed to bwrap with
-// `--seccomp FD`, that refuses the system calls a subject has no use for and an attacker has many:
-// tracing other processes (ptrace, process_vm_*), io_uring (its own syscall surface), bpf,
-// userfaultfd, the kernel keyring, perf_event_open, every mount-family call, new or foreign
-// namespaces, kexec and kernel modules. They fail with EPERM; everything else is allowed. The
-// program checks the audit arch first and kills the process on a foreign one (i386 syscalls on
-// x86_64 would otherwise bypass the table); x32 numbers on x86_64 are refused the same way as the list.
+// The subject's seccomp filter: a classic-BPF program bwrap loads with `--seccomp FD`. It answers
+// EPERM to the calls a subject has no use for and an attacker has many (tracing, io_uring, bpf,
+// userfaultfd, keyrings, perf, the mount family, namespaces, kexec, modules) and allows the rest.
+// The audit arch is checked first: a foreign one (i386 calls on x86_64 would bypass the numbers) is
+// killed, and x32 numbers on x86_64 get EPERM like the list.
 import { Buffer } from "node:buffer";
 
 /** The system calls refused (names; numbers per arch below). */
