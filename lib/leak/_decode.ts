@@ -112,6 +112,24 @@ export class EncodedRuns {
     }
   }
 
+  /** A run (16+ characters) is being decoded. */
+  get inRun(): boolean {
+    return this.open;
+  }
+
+  /**
+   * Takes a chunk in which no run of MIN_RUN characters ends or goes on, not even with the characters
+   * kept from the last chunk (the word scan saw none): only its last characters are kept, in case
+   * the next chunk makes them one.
+   */
+  skip(chunk: Uint8Array): void {
+    let t = chunk.length;
+    while (t > 0 && isChar(chunk[t - 1]!)) t--;
+    if (t > 0) this.pendingLen = 0;
+    if (this.pendingLen + chunk.length - t >= MIN_RUN) return this.push(chunk); // not so after all
+    this.keep(chunk, t, chunk.length);
+  }
+
   /** The end of the stream ends any run. */
   end(): void {
     this.pendingLen = 0; // shorter than MIN_RUN, or it would be open

@@ -151,6 +151,11 @@ for (let c = 97; c <= 122; c++) WORD_BYTE[c] = c;
 for (let c = 65; c <= 90; c++) WORD_BYTE[c] = c + 32;
 WORD_BYTE[0xe2] = SPECIAL;
 WORD_BYTE[0xc4] = SPECIAL;
+/** A run of this many base64 characters is worth decoding (lib/leak/_decode.ts MIN_RUN). */
+const ENCODED_RUN = 16;
+/** Separators that base64 runs still go through: + / - _ (letters and digits are word bytes). */
+const B64_PUNCT = new Uint8Array(256);
+for (const ch of "+/-_") B64_PUNCT[ch.charCodeAt(0)] = 1;
 
 /**
  * Tokenises a UTF-8 byte stream exactly like `re.findall(r"[a-z0-9]+", text.lower())` and reports
@@ -176,6 +181,12 @@ export class WordWindowSearch {
   private a = H1;
   private b = H2;
   private readonly utf8Check = new Utf8Check();
+  /**
+   * Set when a run of ENCODED_RUN+ base64 characters went by (the scan loop notes it for free);
+   * lib/leak/_scan.ts skips looking for encoded runs in text where it stayed false.
+   */
+  sawEncoded = false;
+  private encodedRun = 0;
 
   constructor(keys: ReadonlyMap<string, readonly string[]>) {
     this.shape = keyShape(keys);
@@ -219,6 +230,8 @@ export class WordWindowSearch {
   /** A fresh stream; hits so far are kept. */
   reset(): void {
     this.count = 0;
+    this.encodedRun = 0;
+    this.sawEncoded = false;
     this.run = 0;
     this.inWord = false;
     this.a = H1;
@@ -250,6 +263,8 @@ export class WordWindowSearch {
     let inWord = this.inWord ? 1 : 0;
     let count = this.count;
     let run = this.run;
+    let runFrom = from - this.encodedRun; // where the current run of base64 characters started
+    let encoded = 0;
     for (let i = from; i < to; i++) {
       let c = WORD_BYTE[buf[i]!]!;
       if (c > SPECIAL) {
@@ -295,12 +310,18 @@ export class WordWindowSearch {
       inWord = 0;
       a = H1;
       b = H2;
+      if (B64_PUNCT[buf[i]!] === 0) {
+        encoded |= i - runFrom >= ENCODED_RUN ? 1 : 0;
+        runFrom = i + 1;
+      }
     }
     this.a = a;
     this.b = b;
     this.inWord = inWord === 1;
     this.count = count;
     this.run = run;
+    this.encodedRun = to - runFrom;
+    if (encoded === 1 || this.encodedRun >= ENCODED_RUN) this.sawEncoded = true;
   }
 
   /** Ends the word being read (at the end of the stream). */

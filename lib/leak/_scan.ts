@@ -152,6 +152,11 @@ export class FileScan {
         if (this.words.idle && this.rawWords.idle) this.rawActive = false;
       }
     }
-    if (this.decode) this.runs.push(n.out);
+    if (!this.decode) return;
+    // The word scan notes runs of base64 characters as it goes: text without one is not searched again.
+    const clear = this.wordsOn && !this.runs.inRun && !this.words.sawEncoded;
+    this.words.sawEncoded = false;
+    if (clear) this.runs.skip(n.out);
+    else this.runs.push(n.out);
   }
 }

@@ -190,6 +190,44 @@ describe("nothing the raw scan found is lost", () => {
   });
 });
 
+describe("the word scan's note of base64 runs", () => {
+  const CANARY = "CANARY-7f3a9c0e1b2d4f68";
+  const PARTS = [
+    "the",
+    "agent",
+    " ",
+    "\n",
+    "+",
+    "/",
+    "-",
+    "_",
+    "x",
+    Buffer.from(CANARY).toString("base64"),
+    Buffer.from(`a ${CANARY}`).toString("base64url"),
+    "Q0FO",
+    "QVJZ",
+  ];
+  test("decoding after it skipped text finds what decoding everything finds", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...PARTS), { maxLength: 40 }),
+        fc.array(fc.nat(300), { maxLength: 6 }),
+        (parts, cuts) => {
+          const bytes = Buffer.from(parts.join(""));
+          const found = [true, false].map((shingled) => {
+            const scan = new FileScan(needles(CANARY, new Map([["the agent", ["k"]]])), shingled);
+            for (const p of pieces(bytes, cuts)) scan.push(p);
+            scan.end();
+            return scan.canaryFound;
+          });
+          expect(found[0]).toEqual(found[1]);
+        },
+      ),
+      { numRuns: 500, seed: 3 },
+    );
+  });
+});
+
 /** A seeded tree of what repositories hold that looks like base64 or hex, and no needle. */
 function noiseTree(root: string): void {
   const rnd = prng(20261201);
