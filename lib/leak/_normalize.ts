@@ -8,18 +8,71 @@ import { isAscii, validUtf8 } from "./_utf8.ts";
 
 const MAPPED = new RegExp(
   `[\\p{Default_Ignorable_Code_Point}\\p{Cf}${[...CONFUSABLES.keys()].map((cp) => `\\u{${cp.toString(16)}}`).join("")}]`,
-  "gu",
+  "u",
 );
 /** Characters that may change, or change their neighbour, when normalised (marks compose). */
 const UNSTABLE = new RegExp(`${MAPPED.source}|[\\p{M}\u1160-\u11FF]`, "u");
-const skeletonChar = (ch: string): string => CONFUSABLES.get(ch.codePointAt(0) as number) ?? "";
+
+const KEEP = 0;
+const DROP = 1;
+/** BMP code unit -> KEEP, DROP (ignorable or format) or its Latin look-alike; built on first use. */
+let units: Uint16Array | undefined;
+
+function unitTable(): Uint16Array {
+  const table = new Uint16Array(0x10000);
+  for (let c = 0x80; c < 0x10000; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue; // surrogates: astral characters are looked up whole
+    const target = CONFUSABLES.get(c);
+    if (target !== undefined) table[c] = target.charCodeAt(0);
+    else if (MAPPED.test(String.fromCharCode(c))) table[c] = DROP;
+  }
+  return table;
+}
+
+const utf16 = new TextDecoder("utf-16le");
+
+/** Ignorables dropped and look-alikes mapped, one pass with a table (a regex callback per match crawls). */
+function skeleton(text: string): string {
+  units ??= unitTable();
+  const table = units;
+  const out = new Uint16Array(text.length);
+  let w = 0;
+  let changed = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      out[w++] = c;
+      continue;
+    }
+    const low = c >= 0xd800 && c <= 0xdbff ? text.charCodeAt(i + 1) : 0;
+    if (low >= 0xdc00 && low <= 0xdfff) {
+      const pair = text.slice(i, i + 2); // astral: tags, variation selectors supplement, emoji
+      i++;
+      if (MAPPED.test(pair)) changed = true;
+      else {
+        out[w++] = c;
+        out[w++] = low;
+      }
+      continue;
+    }
+    const t = table[c]!;
+    if (t === KEEP) out[w++] = c;
+    else {
+      changed = true;
+      if (t !== DROP) out[w++] = t;
+    }
+  }
+  return changed ? utf16.decode(out.subarray(0, w)) : text;
+}
 
 /** The normalised form of `text`: what every leak scan compares, needles and haystack alike. */
 export function normalizeText(text: string): string {
   // Skeleton and ignorables both before NFKC (a look-alike NFKC would turn into another letter, e.g.
   // U+03F9 -> Sigma; an ignorable between a letter and its combining mark) and after it (what a
   // compatibility form decomposes into).
-  return text.replace(MAPPED, skeletonChar).normalize("NFKC").replace(MAPPED, skeletonChar);
+  const first = skeleton(text);
+  const nfkc = first.normalize("NFKC");
+  return nfkc === first ? first : skeleton(nfkc);
 }
 
 const decoder = new TextDecoder("utf-8"); // not fatal: an invalid byte becomes U+FFFD, a separator

@@ -4,6 +4,7 @@
 // same chunk size and doing nothing (the floor). Memory: each scan runs in a fresh child process and
 // reports its peak RSS, once over a 100 MB part of the tree and once over all 500 MB; flat means the
 // two peaks are about equal. Targets: >= 200 MB/s, peak RSS at 500 MB within 1.2x of that at 100 MB.
+// A second, 100 MB tree of non-ASCII prose, binary and base64 shows the normalising paths (no target).
 // Runs alone: `npx bun tests/bench/leak.ts`. The tree is made in a temp dir and removed.
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
@@ -79,6 +80,62 @@ function generateTree(root: string, seed = 20261130): number {
   return files + 1;
 }
 
+/**
+ * A 100 MB tree of what the ASCII tree leaves out, for the normalising scan's slower paths: prose
+ * with dashes, quotes and accents, Cyrillic prose, binary (seeded random bytes) and wrapped base64.
+ */
+function generateMixed(root: string, seed = 20261201): void {
+  const rnd = prng(seed);
+  const prose = (words: string[], bytes: number) => {
+    const parts: string[] = [];
+    let size = 0;
+    while (size < bytes) {
+      const line = Array.from({ length: 12 }, () => words[Math.floor(rnd() * words.length)]).join(" ");
+      parts.push(line);
+      size += Buffer.byteLength(line) + 1;
+    }
+    return Buffer.from(parts.join("\n")).subarray(0, bytes);
+  };
+  const random = (bytes: number) => {
+    const b = Buffer.alloc(bytes);
+    for (let i = 0; i < bytes; i += 4) b.writeUInt32LE(Math.floor(rnd() * 2 ** 32), i);
+    return b;
+  };
+  const latin = [...WORDS, "—", "agent’s", "café", "naïve", "“done”", "…"];
+  const cyrillic = "агент задача тест ветка ошибка повтор сессия модель вызов файл — «готово»".split(" ");
+  const kinds: [string, () => Buffer][] = [
+    ["prose", () => prose(latin, 4 * MB)],
+    ["cyrillic", () => prose(cyrillic, 4 * MB)],
+    ["binary", () => random(4 * MB)],
+    [
+      "base64",
+      () =>
+        Buffer.from(
+          random(3 * MB)
+            .toString("base64")
+            .replace(/.{76}/g, "$&\n"),
+        ),
+    ],
+  ];
+  const plan = [
+    "prose",
+    "prose",
+    "prose",
+    "prose",
+    "prose",
+    "cyrillic",
+    "cyrillic",
+    "binary",
+    "binary",
+    "base64",
+  ];
+  mkdirSync(root, { recursive: true });
+  for (let i = 0; i < 25; i++) {
+    const kind = plan[i % plan.length]!;
+    writeFileSync(join(root, `${kind}-${i}.dat`), kinds.find(([k]) => k === kind)![1]());
+  }
+}
+
 interface ChildResult {
   bytes: number;
   ms: number;
@@ -139,6 +196,10 @@ export async function bench(): Promise<BenchRow[]> {
   const read = runChild("read", dir.path);
   const full = runChild("scan", dir.path);
   const part = runChild("scan", join(dir.path, "part0"));
+  using mixedDir = tempDir("leak-bench-mixed");
+  generateMixed(mixedDir.path);
+  runChild("read", mixedDir.path);
+  const mixed = runChild("scan", mixedDir.path);
   if (full.offenders !== 1)
     throw new Error(`leak bench: expected the one planted canary, got ${full.offenders} offenders`);
   const totalMB = round(full.bytes / MB, 0);
@@ -160,6 +221,12 @@ export async function bench(): Promise<BenchRow[]> {
       ratio: round(cpuMbps(full) / cpuMbps(read), 3),
       baseline: `plain chunked read ${round(cpuMbps(read))} MB/s per CPU second`,
       target: ">= 200 MB/s",
+    },
+    {
+      bench: "leak",
+      name: `scan ${round(mixed.bytes / MB, 0)} MB mixed (prose with non-ASCII, Cyrillic, binary, base64) per CPU second`,
+      value: round(cpuMbps(mixed)),
+      unit: "MB/s",
     },
     {
       bench: "leak",
