@@ -51,7 +51,8 @@ export class EncodedRuns {
   private readonly outs: Buffer[];
   private readonly lens = new Int32Array(6);
   private readonly flushed = new Uint8Array(6);
-  private prev = 0;
+  /** Per base64 alignment: the characters of an unfinished quantum. */
+  private readonly tails = ["", "", "", ""];
   private prevHex = 0;
   /** A run reaching the end of the last chunk, not yet MIN_RUN long: its characters, breaks dropped. */
   private readonly pending = new Uint8Array(MIN_RUN);
@@ -147,32 +148,44 @@ export class EncodedRuns {
     this.pendingLen = 0;
   }
 
-  /**
-   * Decodes run characters. At each character, 3 of the 4 base64 alignments complete a byte from it
-   * and the character before (which byte of its quantum depends on the alignment), and 1 of the 2
-   * hex alignments does; so each lane's state is only its output.
-   */
+  /** Decodes run characters: base64 natively per stretch of a chunk, hex a character at a time. */
   private feed(bytes: Uint8Array, from: number, to: number): void {
+    if (to <= from) return;
+    this.feedBase64(Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString("latin1"));
+    this.feedHex(bytes, from, to);
+  }
+
+  /**
+   * Each alignment decodes its whole quanta with the runtime's decoder (line breaks dropped and the
+   * url-safe alphabet mapped to the standard one first, so every runtime reads the same input) and
+   * keeps the rest (under 4 characters) for the next stretch of the run.
+   */
+  private feedBase64(text: string): void {
+    let seg = text;
+    if (seg.includes("\n") || seg.includes("\r")) seg = seg.replace(/[\r\n]/g, "");
+    if (seg.includes("-")) seg = seg.replaceAll("-", "+");
+    if (seg.includes("_")) seg = seg.replaceAll("_", "/");
+    const n = this.b64Count;
+    for (let a = 0; a < 4; a++) {
+      let str = n < a ? seg.slice(a - n) : seg;
+      const tail = this.tails[a]!;
+      if (tail.length > 0) str = tail + str;
+      const full = str.length - (str.length & 3);
+      if (full > 0) this.append(a, Buffer.from(full === str.length ? str : str.slice(0, full), "base64"));
+      this.tails[a] = str.slice(full);
+    }
+    this.b64Count = n + seg.length;
+  }
+
+  /** Hex digits: at each one, 1 of the 2 alignments completes a byte from it and the digit before. */
+  private feedHex(bytes: Uint8Array, from: number, to: number): void {
     const outs = this.outs;
     const lens = this.lens;
-    let n = this.b64Count;
     let m = this.hexCount;
-    let prev = this.prev;
     let prevHex = this.prevHex;
     for (let i = from; i < to; i++) {
-      const byte = bytes[i]!;
-      const v = B64[byte]!;
-      if (v === SKIP) continue;
-      for (let a = 0; a < 4 && a < n; a++) {
-        const q = (n - a) & 3;
-        if (q === 0) continue;
-        const out = q === 1 ? (prev << 2) | (v >> 4) : q === 2 ? (prev << 4) | (v >> 2) : (prev << 6) | v;
-        if (lens[a] === outs[a]!.length) this.room(a);
-        outs[a]![lens[a]!++] = out & 0xff;
-      }
-      prev = v;
-      n++;
-      const h = HEX[byte]!;
+      const h = HEX[bytes[i]!]!;
+      if (h === SKIP) continue;
       if (h === NONE) {
         if (m >= MIN_RUN) {
           this.hexCount = m;
@@ -192,10 +205,20 @@ export class EncodedRuns {
       prevHex = h;
       m++;
     }
-    this.b64Count = n;
     this.hexCount = m;
-    this.prev = prev;
     this.prevHex = prevHex;
+  }
+
+  /** Decoded bytes into a lane's buffer, flushing each FLUSH bytes. */
+  private append(lane: number, bytes: Buffer): void {
+    let at = 0;
+    while (at < bytes.length) {
+      if (this.lens[lane] === this.outs[lane]!.length) this.room(lane);
+      const n = Math.min(bytes.length - at, this.outs[lane]!.length - this.lens[lane]!);
+      bytes.copy(this.outs[lane]!, this.lens[lane], at, at + n);
+      this.lens[lane]! += n;
+      at += n;
+    }
   }
 
   /** A full lane buffer: grown (files without runs allocate none), or at FLUSH bytes flushed. */
@@ -232,7 +255,12 @@ export class EncodedRuns {
   }
 
   private close(): void {
-    for (let lane = 0; lane < 4; lane++) this.closeLane(lane, true);
+    for (let lane = 0; lane < 4; lane++) {
+      const tail = this.tails[lane]!;
+      if (tail.length >= 2) this.append(lane, Buffer.from(tail, "base64")); // 2-3 characters: 1-2 bytes
+      this.tails[lane] = "";
+      this.closeLane(lane, true);
+    }
     this.closeHex();
     this.b64Count = 0;
     this.open = false;
