@@ -16,6 +16,8 @@ export interface DecodedSink {
 
 /** Fewest characters (line breaks not counted) a run needs to be decoded. */
 export const MIN_RUN = 16;
+/** A whole run shorter than this is decoded a character at a time (the runtime's decoder costs more per call). */
+const SHORT_RUN = 256;
 const FLUSH = 64 * 1024;
 const SKIP = 64; // CR and LF inside a run
 const NONE = -1;
@@ -62,7 +64,14 @@ export class EncodedRuns {
   private hexCount = 0;
 
   /** `sink(kind, alignment)` gives each of the 6 lanes its sink, when it first has bytes for it. */
-  constructor(private readonly sink: (kind: "base64" | "hex", alignment: number) => DecodedSink) {
+  /**
+   * `minChars`: a whole run shorter than this is not decoded (the caller's shortest needle: decoded
+   * bytes are 3/4 of the characters, and no character's NFKC form is more than 4/3 of its bytes).
+   */
+  constructor(
+    private readonly sink: (kind: "base64" | "hex", alignment: number) => DecodedSink,
+    private readonly minChars = MIN_RUN,
+  ) {
     this.outs = [0, 1, 2, 3, 4, 5].map(() => EMPTY);
   }
 
@@ -102,8 +111,10 @@ export class EncodedRuns {
       // A proved run goes on across line breaks (wrapped base64); a short line never starts one.
       while (e < len && B64[chunk[e]!] !== NONE) e++;
       done = e;
+      if (e < len && e - s < this.minChars) continue; // whole, and too short to hold any needle
       this.open = true;
-      this.feed(chunk, s, e);
+      if (e < len && e - s < SHORT_RUN) this.feedShort(chunk, s, e);
+      else this.feed(chunk, s, e);
       if (e < len) this.close();
     }
     if (done < len && !this.open) {
@@ -146,6 +157,32 @@ export class EncodedRuns {
     this.open = true;
     this.feed(this.pending, 0, this.pendingLen);
     this.pendingLen = 0;
+  }
+
+  /**
+   * A whole short run, base64 a character at a time: at each character, 3 of the 4 alignments
+   * complete a byte from it and the character before (which byte of the quantum depends on the
+   * alignment).
+   */
+  private feedShort(bytes: Uint8Array, from: number, to: number): void {
+    const outs = this.outs;
+    const lens = this.lens;
+    let prev = 0;
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const v = B64[bytes[i]!]!;
+      if (v === SKIP) continue;
+      for (let a = 0; a < 4 && a < n; a++) {
+        const q = (n - a) & 3;
+        if (q === 0) continue;
+        const out = q === 1 ? (prev << 2) | (v >> 4) : q === 2 ? (prev << 4) | (v >> 2) : (prev << 6) | v;
+        if (lens[a] === outs[a]!.length) this.room(a);
+        outs[a]![lens[a]!++] = out & 0xff;
+      }
+      prev = v;
+      n++;
+    }
+    this.feedHex(bytes, from, to);
   }
 
   /** Decodes run characters: base64 natively per stretch of a chunk, hex a character at a time. */

@@ -15,14 +15,20 @@ export interface Needles {
   canaryNormalized: Buffer;
   /** Shingle keys (raw and normalised words) -> held-out marker or criterion ids. */
   keys: ReadonlyMap<string, readonly string[]>;
+  /** Bytes in the shortest needle (normalised canary or key): a shorter encoded run cannot hold one. */
+  shortest: number;
 }
 
 /** The needles of a canary and a key table. */
 export function needles(canary: string, keys: ReadonlyMap<string, readonly string[]>): Needles {
+  const canaryNormalized = Buffer.from(normalizeText(canary), "utf8");
+  let shortest = canaryNormalized.length > 0 ? canaryNormalized.length : Number.POSITIVE_INFINITY;
+  for (const key of keys.keys()) shortest = Math.min(shortest, Buffer.byteLength(key));
   return {
     canary: Buffer.from(canary, "utf8"),
-    canaryNormalized: Buffer.from(normalizeText(canary), "utf8"),
+    canaryNormalized,
     keys,
+    shortest: Number.isFinite(shortest) ? shortest : 0,
   };
 }
 
@@ -94,7 +100,7 @@ export class FileScan {
       const scan = new DecodedScan(needles, this);
       this.decoded.push(scan);
       return scan;
-    });
+    }, needles.shortest);
   }
 
   push(chunk: Buffer): void {
