@@ -12,6 +12,7 @@
 // look-alikes to Latin) with the normalised needles, and decodes base64/hex runs of 16+ characters
 // (lib/leak/_decode.ts); what the raw comparison finds is still found (lib/leak/_scan.ts).
 // Compressed git objects are read as the bytes they are, never inflated.
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";

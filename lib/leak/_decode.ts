@@ -3,6 +3,7 @@
 // every run of 16+ hex digits at both of its 2, so a payload glued to other letters is still decoded
 // cleanly at one of them. Decoded bytes go to a sink (lib/leak/_scan.ts normalises and scans them).
 // Streamed: a run may span chunks and be any length; each alignment buffers at most FLUSH bytes.
+import { Buffer } from "node:buffer";
 import { hasText } from "./_normalize.ts";
 
 /**

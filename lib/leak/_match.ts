@@ -1,6 +1,7 @@
 // Streaming matchers for lib/leak.ts: a byte-substring search and a word-window (shingle) search,
 // each fed one chunk at a time with a bounded carry, so a match that spans a chunk boundary is still
 // found and memory never depends on the file's size.
+import { Buffer } from "node:buffer";
 import { Utf8Check } from "./_utf8.ts";
 
 /** Finds `needle` in a byte stream; the carry is at most `needle.length - 1` bytes. */

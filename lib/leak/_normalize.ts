@@ -3,6 +3,7 @@
 // mathematical and circled forms, ligatures), then the confusables skeleton (lib/leak/_confusables.ts:
 // Cyrillic, Greek, Armenian, Cherokee look-alikes -> Latin). The same function serves the needles and
 // the haystack; the streaming form here works on bytes in bounded memory and is the identity on ASCII.
+import { Buffer } from "node:buffer";
 import { CONFUSABLES } from "./_confusables.ts";
 import { isAscii, validUtf8 } from "./_utf8.ts";
 

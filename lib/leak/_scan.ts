@@ -3,6 +3,7 @@
 // keys, and the base64/hex runs (lib/leak/_decode.ts), each decoded, normalised and scanned the
 // same way. Where normalising changed the text, the raw words are matched too, so nothing the raw
 // scan found is lost. Memory is bounded by the read size and the 6 decode buffers.
+import { Buffer } from "node:buffer";
 import { EncodedRuns } from "./_decode.ts";
 import { ByteSearch, WordWindowSearch } from "./_match.ts";
 import { type Normalized, Normalizer, normalizeText } from "./_normalize.ts";

@@ -1,6 +1,6 @@
 // UTF-8 facts for the leak scans: all-ASCII and strict validity checks over bytes (native where the
 // runtime has them), and a streaming validity check that carries a character cut by a read boundary.
-import { isAscii as nodeIsAscii, isUtf8 as nodeIsUtf8 } from "node:buffer";
+import { Buffer, isAscii as nodeIsAscii, isUtf8 as nodeIsUtf8 } from "node:buffer";
 
 /** Whether every byte is ASCII (node:buffer isAscii where the runtime has it). */
 export const isAscii: (bytes: Uint8Array) => boolean =
