@@ -65,6 +65,17 @@ describe("normalisation as a stream", () => {
     );
   });
 
+  test("text with no ASCII byte for more than the carry cap is cut at a character boundary", () => {
+    const text = `${"\u0430".repeat(70_000)}\u200B${"\u0441".repeat(70_000)}`;
+    const norm = new Normalizer();
+    const out = pieces(
+      Buffer.from(text),
+      Array.from({ length: 80 }, (_, i) => i * 4096 + 1),
+    ).flatMap((p) => norm.push(p).map((n) => n.out));
+    out.push(norm.end().out);
+    expect(Buffer.concat(out).toString("utf8")).toEqual(`${"a".repeat(70_000)}${"c".repeat(70_000)}`);
+  });
+
   test.each([
     ["zero-width inside a word", "fi\u200Bx t\u00ADhe", "fix the"],
     ["fullwidth and ligature", "\uFF26\uFF49x \uFB01x", "Fix fix"],
