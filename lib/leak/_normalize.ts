@@ -106,6 +106,13 @@ export interface Normalized {
 export class Normalizer {
   private carry: Buffer = EMPTY;
 
+  /**
+   * `minStretch`: in bytes that are not UTF-8, shorter stretches of text are dropped (at least
+   * MIN_STRETCH; a caller whose shortest needle has N bytes may pass 3N/4: NFKC grows no character
+   * by more than 4/3).
+   */
+  constructor(private readonly minStretch = MIN_STRETCH) {}
+
   /** The normalised stretches the chunk completes (often 1 or 2; none while a stretch is carried). */
   push(chunk: Buffer): Normalized[] {
     const len = chunk.length;
@@ -139,23 +146,27 @@ export class Normalizer {
       if (s > 0) cut = s;
     }
     this.carry = Buffer.from(data.subarray(cut)); // copy: the read buffer is reused
-    return [normalizeBytes(data.subarray(0, cut))];
+    return [normalizeBytes(data.subarray(0, cut), this.minStretch)];
   }
 
   /** The rest of the stream (its end: nothing follows to compose with). */
   end(): Normalized {
     const rest = this.carry;
     this.carry = EMPTY;
-    return normalizeBytes(rest);
+    return normalizeBytes(rest, this.minStretch);
   }
 }
 
 const same = (raw: Buffer): Normalized => ({ raw, out: raw, changed: false });
 
-/** The normalised form of whole characters (not a stream: nothing is carried). */
-export function normalizeBytes(raw: Buffer): Normalized {
+/**
+ * The normalised form of whole characters (not a stream: nothing is carried); in bytes that are not
+ * UTF-8, stretches of text shorter than `minStretch` bytes are dropped.
+ */
+export function normalizeBytes(raw: Buffer, minStretch = MIN_STRETCH): Normalized {
   if (isAscii(raw)) return same(raw);
-  if (!validUtf8(raw)) return { raw, out: textStretches(raw), changed: true };
+  if (!validUtf8(raw))
+    return { raw, out: textStretches(raw, Math.max(MIN_STRETCH, minStretch)), changed: true };
   if (allStable(raw)) return same(raw);
   const text = decoder.decode(raw);
   const out = Buffer.from(normalizeText(text), "utf8");
@@ -217,45 +228,73 @@ TEXT.fill(3, 0xe0, 0xf0);
 TEXT.fill(4, 0xf0, 0xf5);
 
 /**
- * Calls `each(start, end)` for every stretch of text of MIN_STRETCH+ bytes in `bytes[0, len)`, in
- * order; stops early when it returns true. A character is printable ASCII, tab, a line break, or a
- * lead byte followed by its continuation bytes.
+ * Calls `each(start, end)` for every stretch of text of `min`+ bytes in `bytes[0, len)`, in order;
+ * stops early when it returns true. A character is printable ASCII, tab, a line break, or a lead
+ * byte followed by its continuation bytes. Every such stretch lies in a run of bytes that may be
+ * text (TEXT not 0), and a run of `min`+ bytes covers one of every `min` consecutive offsets: only
+ * those offsets are looked at first, and only long enough runs are checked byte by byte (binary
+ * input is mostly short runs).
  */
-function stretches(bytes: Uint8Array, len: number, each: (start: number, end: number) => boolean): void {
-  let start = 0;
-  let i = 0;
-  while (i < len) {
+function stretches(
+  bytes: Uint8Array,
+  len: number,
+  min: number,
+  each: (start: number, end: number) => boolean,
+): void {
+  let done = 0;
+  for (let p = min - 1; p < len; p += min) {
+    if (p < done || TEXT[bytes[p]!] === 0) continue;
+    let s = p;
+    while (s > done && TEXT[bytes[s - 1]!] !== 0) s--;
+    let e = p + 1;
+    while (e < len && TEXT[bytes[e]!] !== 0) e++;
+    done = e;
+    if (e - s >= min && exactStretches(bytes, s, e, min, each)) return;
+  }
+}
+
+/** `stretches` over one run of bytes that may be text: true when `each` asked to stop. */
+function exactStretches(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  min: number,
+  each: (start: number, end: number) => boolean,
+): boolean {
+  let start = from;
+  let i = from;
+  while (i < to) {
     const t = TEXT[bytes[i]!]!;
     let n = t < 5 ? t : 0;
     if (n > 1) {
-      if (i + n > len) n = 0;
+      if (i + n > to) n = 0;
       else for (let k = 1; k < n; k++) if (TEXT[bytes[i + k]!] !== 5) n = 0;
     }
     if (n !== 0) {
       i += n;
       continue;
     }
-    if (i - start >= MIN_STRETCH && each(start, i)) return;
+    if (i - start >= min && each(start, i)) return true;
     i++;
     start = i;
   }
-  if (len - start >= MIN_STRETCH) each(start, len);
+  return to - start >= min && each(start, to);
 }
 
 /** Whether `bytes[0, len)` holds a stretch of text of MIN_STRETCH+ bytes (else it spells nothing). */
 export function hasText(bytes: Uint8Array, len: number): boolean {
   let found = false;
-  stretches(bytes, len, () => {
+  stretches(bytes, len, MIN_STRETCH, () => {
     found = true;
     return true;
   });
   return found;
 }
 
-/** The stretches of text of MIN_STRETCH+ bytes in `raw`, each normalised, joined by GAP bytes. */
-function textStretches(raw: Buffer): Buffer {
+/** The stretches of text of `min`+ bytes in `raw`, each normalised, joined by GAP bytes. */
+function textStretches(raw: Buffer, min: number): Buffer {
   const pieces: Buffer[] = [];
-  stretches(raw, raw.length, (start, end) => {
+  stretches(raw, raw.length, min, (start, end) => {
     const text = raw.subarray(start, end);
     // Lenient about overlong and surrogate forms: the decoder turns those into U+FFFD.
     pieces.push(isAscii(text) ? text : Buffer.from(normalizeText(decoder.decode(text)), "utf8"), GAP_BYTE);

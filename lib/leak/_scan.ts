@@ -20,6 +20,9 @@ export interface Needles {
   shortest: number;
 }
 
+/** The text stretches of binary bytes worth normalising: 3/4 of the shortest needle (NFKC grows by 4/3 at most). */
+const stretchFor = (n: Needles): number => Math.ceil((3 * n.shortest) / 4);
+
 /** The needles of a canary and a key table. */
 export function needles(canary: string, keys: ReadonlyMap<string, readonly string[]>): Needles {
   const canaryNormalized = Buffer.from(normalizeText(canary), "utf8");
@@ -36,7 +39,7 @@ export function needles(canary: string, keys: ReadonlyMap<string, readonly strin
 /** Normalises, then looks for the canary and the keys: one decoded run at a time. */
 class DecodedScan {
   found = false;
-  private readonly norm = new Normalizer();
+  private readonly norm: Normalizer;
   private readonly canary: ByteSearch;
   private readonly words: WordWindowSearch;
 
@@ -46,6 +49,7 @@ class DecodedScan {
   ) {
     this.canary = new ByteSearch(needles.canaryNormalized);
     this.words = new WordWindowSearch(needles.keys);
+    this.norm = new Normalizer(stretchFor(needles));
   }
 
   get hits(): ReadonlySet<string> {
@@ -79,7 +83,7 @@ export class FileScan {
   private readonly rawCanary: ByteSearch;
   private readonly canary: ByteSearch;
   private readonly utf8Check = new Utf8Check();
-  private readonly norm = new Normalizer();
+  private readonly norm: Normalizer;
   private readonly words: WordWindowSearch;
   /** The raw words, only while they may differ from the normalised ones. */
   private readonly rawWords: WordWindowSearch;
@@ -92,6 +96,7 @@ export class FileScan {
     shingles: boolean,
     private readonly decode = true,
   ) {
+    this.norm = new Normalizer(stretchFor(needles));
     this.rawCanary = new ByteSearch(needles.canary);
     this.canary = new ByteSearch(needles.canaryNormalized);
     this.words = new WordWindowSearch(needles.keys);

@@ -87,6 +87,51 @@ describe("normalisation as a stream", () => {
     expect(normalizeText(text)).toEqual(expected);
   });
 
+  test("binary: looking at every min-th byte first finds the same stretches as reading every byte", () => {
+    // The reference: every byte read, a character is printable ASCII, tab, a line break or a lead
+    // byte with its continuation bytes; stretches of `min`+ bytes kept, normalised, NUL after each.
+    const reference = (raw: Buffer, min: number): string => {
+      const isText = (b: number) => b === 9 || b === 10 || b === 13 || (b >= 0x20 && b < 0x7f);
+      const seqLen = (b: number) =>
+        b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+      const out: string[] = [];
+      let start = 0;
+      let i = 0;
+      const close = (end: number) => {
+        if (end - start >= min)
+          out.push(`${normalizeText(new TextDecoder().decode(raw.subarray(start, end)))}\u0000`);
+      };
+      while (i < raw.length) {
+        let n = isText(raw[i]!) ? 1 : seqLen(raw[i]!);
+        for (let k = 1; k < n; k++) if (i + k >= raw.length || (raw[i + k]! & 0xc0) !== 0x80) n = 0;
+        if (n > 0) {
+          i += n;
+          continue;
+        }
+        close(i);
+        i++;
+        start = i;
+      }
+      close(raw.length);
+      return out.join("");
+    };
+    const BYTES = [
+      0x41, 0x61, 0x20, 0x0a, 0x00, 0x01, 0xff, 0xc3, 0xa9, 0xd0, 0xb0, 0xe2, 0x80, 0x8b, 0xef, 0xbc, 0xa1,
+      0xf0, 0x9d, 0x90, 0x80,
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...BYTES), { minLength: 1, maxLength: 300 }),
+        fc.constantFrom(8, 12, 17),
+        (bytes, min) => {
+          const raw = Buffer.from([0xff, ...bytes]); // never UTF-8
+          expect(normalizeBytes(raw, min).out.toString("utf8")).toEqual(reference(raw, min));
+        },
+      ),
+      { numRuns: 1000, seed: 17 },
+    );
+  });
+
   test("bytes that are not UTF-8 keep only their text stretches of 8+ bytes, each normalised", () => {
     const raw = Buffer.concat([
       Buffer.from([0xff, 0x00]),
