@@ -67,11 +67,13 @@ export class EncodedRuns {
   /** `sink(kind, alignment)` gives each of the 6 lanes its sink, when it first has bytes for it. */
   /**
    * `minChars`: a whole run shorter than this is not decoded (the caller's shortest needle: decoded
-   * bytes are 3/4 of the characters, and no character's NFKC form is more than 4/3 of its bytes).
+   * bytes are 3/4 of the characters, and no character's NFKC form is more than 4/3 of its bytes);
+   * `minStretch`: a run's decoded bytes without a stretch of text that long are not scanned.
    */
   constructor(
     private readonly sink: (kind: "base64" | "hex", alignment: number) => DecodedSink,
     private readonly minChars = MIN_RUN,
+    private readonly minStretch = 0,
   ) {
     this.outs = [0, 1, 2, 3, 4, 5].map(() => EMPTY);
   }
@@ -279,7 +281,8 @@ export class EncodedRuns {
   private closeLane(lane: number, keep: boolean): void {
     // A run never flushed with no text stretch in it (decoded noise, the common case) spells nothing.
     const len = this.lens[lane]!;
-    if (keep && (this.flushed[lane] === 1 || hasText(this.outs[lane]!, len))) this.flush(lane);
+    if (keep && (this.flushed[lane] === 1 || hasText(this.outs[lane]!, len, this.minStretch)))
+      this.flush(lane);
     if (this.flushed[lane] === 1) this.sinks[lane]!.end();
     this.lens[lane] = 0;
     this.flushed[lane] = 0;

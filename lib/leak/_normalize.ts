@@ -281,10 +281,10 @@ function exactStretches(
   return to - start >= min && each(start, to);
 }
 
-/** Whether `bytes[0, len)` holds a stretch of text of MIN_STRETCH+ bytes (else it spells nothing). */
-export function hasText(bytes: Uint8Array, len: number): boolean {
+/** Whether `bytes[0, len)` holds a stretch of text of `min`+ bytes (else it spells nothing). */
+export function hasText(bytes: Uint8Array, len: number, min = MIN_STRETCH): boolean {
   let found = false;
-  stretches(bytes, len, MIN_STRETCH, () => {
+  stretches(bytes, len, Math.max(MIN_STRETCH, min), () => {
     found = true;
     return true;
   });

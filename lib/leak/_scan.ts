@@ -102,11 +102,15 @@ export class FileScan {
     this.words = new WordWindowSearch(needles.keys);
     this.rawWords = new WordWindowSearch(needles.keys);
     this.wordsOn = shingles && this.words.active;
-    this.runs = new EncodedRuns(() => {
-      const scan = new DecodedScan(needles, this);
-      this.decoded.push(scan);
-      return scan;
-    }, needles.shortest);
+    this.runs = new EncodedRuns(
+      () => {
+        const scan = new DecodedScan(needles, this);
+        this.decoded.push(scan);
+        return scan;
+      },
+      needles.shortest,
+      stretchFor(needles),
+    );
   }
 
   push(chunk: Buffer): void {
