@@ -64,8 +64,8 @@ export class EncodedRuns {
   private b64Count = 0;
   private hexCount = 0;
 
-  /** `sink(kind, alignment)` gives each of the 6 lanes its sink, when it first has bytes for it. */
   /**
+   * `sink(kind, alignment)` gives each of the 6 lanes its sink, when it first has bytes for it.
    * `minChars`: a whole run shorter than this is not decoded (the caller's shortest needle: decoded
    * bytes are 3/4 of the characters, and no character's NFKC form is more than 4/3 of its bytes);
    * `minStretch`: a run's decoded bytes without a stretch of text that long are not scanned.
