@@ -141,7 +141,10 @@ export class EncodedRuns {
     let t = chunk.length;
     while (t > 0 && isChar(chunk[t - 1]!)) t--;
     if (t > 0) this.pendingLen = 0;
-    if (this.pendingLen + chunk.length - t >= MIN_RUN) return this.push(chunk); // not so after all
+    if (this.pendingLen + chunk.length - t >= MIN_RUN) {
+      this.push(chunk); // not so after all
+      return;
+    }
     this.keep(chunk, t, chunk.length);
   }
 
@@ -264,7 +267,10 @@ export class EncodedRuns {
   /** A full lane buffer: grown (files without runs allocate none), or at FLUSH bytes flushed. */
   private room(lane: number): void {
     const buf = this.outs[lane]!;
-    if (buf.length === FLUSH) return this.flush(lane);
+    if (buf.length === FLUSH) {
+      this.flush(lane);
+      return;
+    }
     const grown = Buffer.allocUnsafe(Math.min(FLUSH, Math.max(256, buf.length * 4)));
     buf.copy(grown, 0, 0, this.lens[lane]);
     this.outs[lane] = grown;
