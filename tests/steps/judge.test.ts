@@ -8,6 +8,7 @@ import { loadHistory } from "../../lib/steps/history.ts";
 import { clip, parseVerdict } from "../../lib/steps/judge.ts";
 import { judgePairs, orderOf } from "../../lib/steps/judge-pairs.ts";
 import { runStepSuite } from "../../lib/steps/replay-run.ts";
+import { overrideFlags } from "../support/flags.ts";
 import { type MockRequest, startMockModel, text, toolCalls } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
@@ -320,16 +321,8 @@ for (const b of bad)
     const f = setup(dir.path, [pair("p1")]);
     for (const [n, t] of Object.entries(b.files ?? {})) writeFileSync(join(dir.path, n), t);
     const base = ["--pairs", f.pairs, "--experiment", "exp", "--history", f.history, "--rubric", f.rubric];
-    const r = await cli([
-      ...base,
-      "--judge-model",
-      "j",
-      "--judge-url",
-      "http://127.0.0.1:1",
-      "--judge-key-env",
-      "JUDGE_KEY",
-      ...b.extra,
-    ]);
+    const judge = ["--judge-model", "j", "--judge-url", "http://127.0.0.1:1", "--judge-key-env", "JUDGE_KEY"];
+    const r = await cli(overrideFlags([...base, ...judge], b.extra));
     expect({ exitCode: r.exitCode, stdout: r.stdout }).toEqual({ exitCode: b.exitCode, stdout: "" });
     expect(r.stderr).toMatch(b.stderr);
   });

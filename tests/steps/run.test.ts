@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/proc.ts";
 import { StepScorecard } from "../../lib/steps/scorecard.ts";
+import { overrideFlags } from "../support/flags.ts";
 import { startMockModel, toolCalls } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
@@ -114,7 +115,7 @@ for (const u of usage)
       "--key-env",
       "STEP_KEY",
     ];
-    const r = await evalSteps([...base, ...u.args]);
+    const r = await evalSteps(overrideFlags(base, u.args));
     expect({ exitCode: r.exitCode, stdout: r.stdout }).toEqual({ exitCode: u.exitCode, stdout: "" });
     if (typeof u.stderr === "string") expect(r.stderr).toBe(u.stderr);
     else expect(r.stderr).toMatch(u.stderr);
