@@ -4,9 +4,9 @@
 // `suite` runs whole-task suites in Docker; `report` renders a promotion run as one HTML file.
 // Each subcommand's citty definition lives in scripts/agent-eval/<area>.ts and is loaded lazily.
 import { defineCommand } from "citty";
-import { runTool } from "../lib/cli.ts";
-import { isMain } from "../lib/runtime.ts";
-import { VERSION } from "../lib/version.ts";
+import { runTool } from "../lib/core/cli.ts";
+import { isMain } from "../lib/core/runtime.ts";
+import { VERSION } from "../lib/core/version.ts";
 
 const promotion = () => import("./agent-eval/promotion.ts");
 

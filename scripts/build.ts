@@ -23,10 +23,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { ToolError, UsageError } from "../lib/errors.ts";
-import { writeFileAtomic } from "../lib/fsx.ts";
-import { run } from "../lib/proc.ts";
-import { isMain, runtimeName } from "../lib/runtime.ts";
+import { ToolError, UsageError } from "../lib/core/errors.ts";
+import { writeFileAtomic } from "../lib/core/fsx.ts";
+import { run } from "../lib/core/proc.ts";
+import { isMain, runtimeName } from "../lib/core/runtime.ts";
 import pkg from "../package.json" with { type: "json" };
 import { releaseArchive } from "./build/archive.ts";
 
@@ -106,7 +106,7 @@ function bundleEntry(tool: (typeof BUNDLES)[number]): string {
   ];
   if (tool === "run-eval") {
     // run-eval stages the running bundle itself as the sandbox's gh and calls it `<runtime> run-eval.js
-    // gh ...` (lib/runner/gh-stage.ts), so this bundle also answers to `gh` as its first word.
+    // gh ...` (lib/gh/stage.ts), so this bundle also answers to `gh` as its first word.
     lines.push(
       'import { ghMain } from "../../scripts/gh-shim.ts";',
       "const args = process.argv.slice(2);",

@@ -7,13 +7,13 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
-import { runTool } from "../lib/cli.ts";
-import { UsageError } from "../lib/errors.ts";
+import { runTool } from "../lib/core/cli.ts";
+import { UsageError } from "../lib/core/errors.ts";
+import { isMain } from "../lib/core/runtime.ts";
+import { VERSION } from "../lib/core/version.ts";
 import { createEvalServer } from "../lib/mcp/server.ts";
 import { LineTransport } from "../lib/mcp/stdio.ts";
-import { isMain } from "../lib/runtime.ts";
 import { harvest } from "../lib/steps/harvest.ts";
-import { VERSION } from "../lib/version.ts";
 
 const command = defineCommand({
   meta: {

@@ -6,10 +6,10 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineCommand } from "citty";
-import { runTool } from "../lib/cli.ts";
-import { isMain } from "../lib/runtime.ts";
-import { runGh } from "../lib/shim/gh.ts";
-import { VERSION } from "../lib/version.ts";
+import { runTool } from "../lib/core/cli.ts";
+import { isMain } from "../lib/core/runtime.ts";
+import { VERSION } from "../lib/core/version.ts";
+import { runGh } from "../lib/gh/shim/gh.ts";
 
 function selfPaths(): string[] {
   return [process.execPath, process.argv[1] ?? "", fileURLToPath(import.meta.url)].flatMap((p) => {
@@ -46,7 +46,7 @@ const lint = defineCommand({
     json: { type: "boolean", description: "print one JSON object instead of lines" },
   },
   async run({ args }) {
-    const { lintCassetteFile } = await import("../lib/shim/lint.ts");
+    const { lintCassetteFile } = await import("../lib/gh/shim/lint.ts");
     const r = lintCassetteFile(args.cassette, { json: args.json });
     process.stdout.write(r.output);
     return r.exitCode;

@@ -5,15 +5,15 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { defineCommand } from "citty";
-import { runTool, type ToolEdge } from "../lib/cli.ts";
-import { ConfigError, UsageError } from "../lib/errors.ts";
+import { runTool, type ToolEdge } from "../lib/core/cli.ts";
+import { ConfigError, UsageError } from "../lib/core/errors.ts";
+import { isMain } from "../lib/core/runtime.ts";
+import { type LintRun, runIddLint } from "../lib/grade/idd/cli.ts";
 import { findingLine, lintCase } from "../lib/grade/lint.ts";
 import { MAX_FILE_BYTES } from "../lib/grade/out.ts";
 import { renderGrade } from "../lib/grade/render.ts";
+import { runRunlog } from "../lib/grade/runlog/index.ts";
 import { gradeCase } from "../lib/grade/runner.ts";
-import { type LintRun, runIddLint } from "../lib/idd/cli.ts";
-import { runRunlog } from "../lib/runlog.ts";
-import { isMain } from "../lib/runtime.ts";
 
 /** An unusable case (ConfigError) is grade's exit 2, as in grade.py. */
 const EDGE: ToolEdge = { usageExit: 2, remap: (error) => (error instanceof ConfigError ? 2 : undefined) };

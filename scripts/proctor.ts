@@ -3,7 +3,7 @@
 // called by (a link named gh, gh-shim, grade, ...) or on a first-word subcommand (proctor grade ...).
 // Tools are imported lazily so `gh` replay does not pay for modules it never uses.
 import { basename } from "node:path";
-import { VERSION } from "../lib/version.ts";
+import { VERSION } from "../lib/core/version.ts";
 
 type ToolMain = (rawArgs: string[]) => Promise<number>;
 

@@ -7,20 +7,20 @@ import { appendFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
-import { runTool } from "../lib/cli.ts";
-import { UsageError } from "../lib/errors.ts";
-import { writeFileAtomic } from "../lib/fsx.ts";
+import { runTool } from "../lib/core/cli.ts";
+import { UsageError } from "../lib/core/errors.ts";
+import { writeFileAtomic } from "../lib/core/fsx.ts";
+import { Progress } from "../lib/core/progress.ts";
+import { isMain } from "../lib/core/runtime.ts";
+import { stageGh } from "../lib/gh/stage.ts";
 import { MAX_FILE_BYTES } from "../lib/grade/out.ts";
-import { checkReportPath, renderRunEvalReportHtml, writeReport } from "../lib/report.ts";
-import { GRADE_TIMEOUT_MS, type RunContext } from "../lib/runner/case-run.ts";
-import { stageGh } from "../lib/runner/gh-stage.ts";
-import { renderJunit } from "../lib/runner/junit.ts";
-import { aggregateExit, findCases, runMany } from "../lib/runner/many.ts";
-import { flushChunks, processSink } from "../lib/runner/output.ts";
-import { Progress } from "../lib/runner/progress.ts";
-import { runResult } from "../lib/runner/result.ts";
-import { renderMarkdown, renderSummary } from "../lib/runner/summary.ts";
-import { isMain } from "../lib/runtime.ts";
+import { GRADE_TIMEOUT_MS, type RunContext } from "../lib/hermetic/case-run.ts";
+import { renderJunit } from "../lib/hermetic/junit.ts";
+import { aggregateExit, findCases, runMany } from "../lib/hermetic/many.ts";
+import { flushChunks, processSink } from "../lib/hermetic/output.ts";
+import { renderRunEvalReportHtml } from "../lib/hermetic/report.ts";
+import { runResult } from "../lib/hermetic/result.ts";
+import { renderMarkdown, renderSummary } from "../lib/hermetic/summary.ts";
 import {
   DEFAULT_LIMITS,
   detectSandbox,
@@ -29,7 +29,8 @@ import {
   parseLimit,
   prepareWorkDir,
   type SandboxMechanism,
-} from "../lib/sandbox.ts";
+} from "../lib/isolation/sandbox/index.ts";
+import { checkReportPath, writeReport } from "../lib/report/index.ts";
 
 export const USAGE = "Usage: run-eval [options] <case-dir|folder>...\n";
 

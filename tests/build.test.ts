@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { run } from "../lib/proc.ts";
+import { run } from "../lib/core/proc.ts";
 import { unpackedBytes } from "../scripts/build/archive.ts";
 import { ARCHIVE_LINKS } from "../scripts/build.ts";
 import { HOST_PLATFORM } from "./support/binary.ts";

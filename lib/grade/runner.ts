@@ -1,13 +1,13 @@
-// Grades one case: loads it (lib/case.ts), runs each assertion through GRADE_HANDLERS and compares
+// Grades one case: loads it (lib/grade/case.ts), runs each assertion through GRADE_HANDLERS and compares
 // the tool's exit with expect_exit, exactly as grade.py's _grade_one did. Bad assertions (not an
 // object, unknown tool, expect_exit that int() refuses) are failed lines and grading goes on.
 // It prints nothing; lib/grade/render.ts turns the GradeResult into grade.py's text.
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { pyRepr, pyStr } from "../_py/repr.ts";
-import { isPyDict, pyInt, pyTruthy } from "../_py/value.ts";
-import { loadCase } from "../case.ts";
-import { messageOf } from "../errors.ts";
+import { pyRepr, pyStr } from "../compat/py/repr.ts";
+import { isPyDict, pyInt, pyTruthy } from "../compat/py/value.ts";
+import { messageOf } from "../core/errors.ts";
+import { loadCase } from "./case.ts";
 import { GRADE_HANDLERS, isGradeTool } from "./handlers.ts";
 import type { AssertionResult, GradeResult } from "./result.ts";
 import type { GradeContext, ToolOutcome } from "./types.ts";

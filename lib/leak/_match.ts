@@ -1,4 +1,4 @@
-// Streaming matchers for lib/leak.ts: a byte-substring search and a word-window (shingle) search,
+// Streaming matchers for lib/leak/index.ts: a byte-substring search and a word-window (shingle) search,
 // each fed one chunk at a time with a bounded carry, so a match that spans a chunk boundary is still
 // found and memory never depends on the file's size.
 import { Buffer } from "node:buffer";

@@ -1,4 +1,4 @@
-// One file's leak scan as a stream (lib/leak.ts reads, this matches): the canary as raw bytes, then
+// One file's leak scan as a stream (lib/leak/index.ts reads, this matches): the canary as raw bytes, then
 // everything on the normalised stream (lib/leak/_normalize.ts): the normalised canary, the shingle
 // keys, and the base64/hex runs (lib/leak/_decode.ts), each decoded, normalised and scanned the
 // same way. Where normalising changed the text, the raw words are matched too, so nothing the raw

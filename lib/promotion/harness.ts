@@ -4,8 +4,8 @@
 // driver cannot say what ran.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UpstreamError } from "../errors.ts";
-import { invocationMode } from "../runner/gh-stage.ts";
+import { UpstreamError } from "../core/errors.ts";
+import { invocationMode } from "../gh/stage.ts";
 import { sha256 } from "./records.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -15,7 +15,7 @@ export const HARNESS_SOURCES = [
   "scripts/agent-eval.ts",
   "scripts/agent-eval/promotion.ts",
   "lib/promotion/run.ts",
-  "lib/shim/gh.ts",
+  "lib/gh/shim/gh.ts",
   "lib/grade/runner.ts",
 ] as const;
 

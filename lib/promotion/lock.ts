@@ -9,10 +9,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { pyJsonDumps } from "../_py/json.ts";
-import { codepointCompare } from "../_py/text.ts";
-import { ConfigError } from "../errors.ts";
-import { writeFileAtomic } from "../fsx.ts";
+import { pyJsonDumps } from "../compat/py/json.ts";
+import { codepointCompare } from "../compat/py/text.ts";
+import { ConfigError } from "../core/errors.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
 import { type Lock, loadLock, loadPromotionTask, loadRubric } from "./formats.ts";
 
 function sha256(data: string | Uint8Array): string {

@@ -3,12 +3,12 @@
 // HMAC-SHA256 whose key is HKDF-SHA256 of the sealed nonce and seed (sealed/order.json, operator
 // only). A flipped byte in any file, a removed or added file, a link or FIFO anywhere, or any edit
 // of provenance then fails `verify`; only a holder of sealed/order.json can re-seal. Files are read by
-// a descriptor walk (lib/leak/walk.ts, lib/confined.ts): nothing is followed through a link.
+// a descriptor walk (lib/leak/walk.ts, lib/core/confined.ts): nothing is followed through a link.
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { closeSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { codepointCompare } from "../_py/text.ts";
-import { ConfinedPathError, openConfined, readConfined, writeConfined } from "../confined.ts";
+import { codepointCompare } from "../compat/py/text.ts";
+import { ConfinedPathError, openConfined, readConfined, writeConfined } from "../core/confined.ts";
 import { walkTree } from "../leak/walk.ts";
 import { type Artifact, SealedManifest, SealedOrder, sortedJson } from "./records.ts";
 

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { pyJsonDumps } from "../_py/json.ts";
-import { writeFileAtomic } from "../fsx.ts";
+import { pyJsonDumps } from "../compat/py/json.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
 import { parseFile } from "./_load.ts";
 
 /** 1980-01-01T00:00:00Z: the one mtime every staged entry, blind/ and checks/ carry. */

@@ -29,29 +29,29 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { hostname, tmpdir, userInfo } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { codepointCompare } from "../_py/text.ts";
-import { ConfigError, UpstreamError, UsageError } from "../errors.ts";
-import { headSha, requireCleanTree, resolveArm, statusLines } from "../git.ts";
-import { walkRunRoot } from "../leak.ts";
-import type { Sandbox } from "../sandbox.ts";
-import { prepareWorkDir } from "../sandbox.ts";
-import { Rng, shuffle } from "../stats.ts";
-import { oneRun } from "./agent-run.ts";
-import { pathForms, scrubber, stampTree, withPrefixes, writePacket } from "./blind.ts";
-import { loadAgentConfig, loadLock, loadPromotionTask, loadRubric } from "./formats.ts";
-import { harnessDigests } from "./harness.ts";
-import { checkLocked } from "./lock.ts";
-import { hashConfined, sealRun } from "./manifest.ts";
-import { refuseIfNeeded, resolveWhere } from "./options.ts";
-import { preRunChecks } from "./prerun.ts";
-import { ARMS, type Artifact, fileSha256, type KeyRecord, sha256, writeSorted } from "./records.ts";
+import { codepointCompare } from "../compat/py/text.ts";
+import { ConfigError, UpstreamError, UsageError } from "../core/errors.ts";
 import {
   checkReadable,
   detectAgentSandbox,
   type IsolationEvidence,
   probeIsolation,
   resolveAgentInstall,
-} from "./sandbox.ts";
+} from "../isolation/agent.ts";
+import type { Sandbox } from "../isolation/sandbox/index.ts";
+import { prepareWorkDir } from "../isolation/sandbox/index.ts";
+import { walkRunRoot } from "../leak/index.ts";
+import { Rng, shuffle } from "../stats/index.ts";
+import { oneRun } from "./agent-run.ts";
+import { pathForms, scrubber, stampTree, withPrefixes, writePacket } from "./blind.ts";
+import { loadAgentConfig, loadLock, loadPromotionTask, loadRubric } from "./formats.ts";
+import { headSha, requireCleanTree, resolveArm, statusLines } from "./git.ts";
+import { harnessDigests } from "./harness.ts";
+import { checkLocked } from "./lock.ts";
+import { hashConfined, sealRun } from "./manifest.ts";
+import { refuseIfNeeded, resolveWhere } from "./options.ts";
+import { preRunChecks } from "./prerun.ts";
+import { ARMS, type Artifact, fileSha256, type KeyRecord, sha256, writeSorted } from "./records.ts";
 import { freshRoot } from "./stage.ts";
 
 export interface RunOptions {

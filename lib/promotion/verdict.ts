@@ -9,10 +9,10 @@
 // verifies, and re-seals it.
 import { closeSync, existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { ConfinedPathError, openConfined } from "../confined.ts";
-import { ConfigError } from "../errors.ts";
-import { writeFileAtomic } from "../fsx.ts";
-import { type Interval, sampleSizeTwoProportions, wilson } from "../stats.ts";
+import { ConfinedPathError, openConfined } from "../core/confined.ts";
+import { ConfigError } from "../core/errors.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
+import { type Interval, sampleSizeTwoProportions, wilson } from "../stats/index.ts";
 import { loadRubric } from "./formats.ts";
 import { checkSeal, hashConfined, sealRun } from "./manifest.ts";
 import { resolveWhere } from "./options.ts";

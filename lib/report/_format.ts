@@ -1,6 +1,6 @@
 // How reports print numbers: the same rounding as the Markdown scorecard (Go's %.1f, ties to even),
 // so a figure reads the same in the HTML, the Markdown and the terminal. Internal to lib/report.
-import { goFixed } from "../scorecard/markdown.ts";
+import { goFixed } from "../compat/go.ts";
 
 /** 0.8125 -> "81.3%". */
 export const pct = (x: number): string => `${goFixed(100 * x, 1)}%`;

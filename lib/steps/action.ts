@@ -3,9 +3,9 @@
 // cut short, and the validity rule the harvest and the matcher share: every call names an offered
 // tool, carries its required arguments and has an argument object. No calls means the turn ended.
 
-import type { OfferedTool } from "../wire.ts";
-import * as wire from "../wire.ts";
-import { isRecord } from "../wire.ts";
+import type { OfferedTool } from "../wire/index.ts";
+import * as wire from "../wire/index.ts";
+import { isRecord } from "../wire/index.ts";
 import type { StepProtocol } from "./case.ts";
 
 /** One call as read off the wire; `malformed` when its arguments were not a JSON object. */

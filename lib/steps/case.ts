@@ -4,7 +4,7 @@
 // provenance.session), so many cases of one session can be clustered without naming it.
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 
 /** The wire protocols a pair (and so a step) can be in. */
 export const STEP_PROTOCOLS = ["anthropic", "bedrock", "responses", "gemini"] as const;

@@ -2,10 +2,10 @@
 // same step (same protocol shape, same offered tools, same conversation items in the same roles) and
 // the expected calls must keep their tool names and argument names. Anything else is a RedactionError.
 
+import type { Detector } from "../redact/index.ts";
 import { RedactionError, redactRequest, redactValue } from "../redact/request.ts";
-import type { Detector } from "../redact.ts";
-import * as wire from "../wire.ts";
-import { isRecord } from "../wire.ts";
+import * as wire from "../wire/index.ts";
+import { isRecord } from "../wire/index.ts";
 import type { RawCall } from "./action.ts";
 import { StepCase, type StepProtocol } from "./case.ts";
 import type { StepChoice } from "./select.ts";

@@ -28,8 +28,8 @@ import {
   readConfined,
   readRegular,
   writeConfined,
-} from "../confined.ts";
-import { ToolError, UpstreamError, UsageError } from "../errors.ts";
+} from "../core/confined.ts";
+import { ToolError, UpstreamError, UsageError } from "../core/errors.ts";
 
 /** How a harvest reaches its files (the CLI: paths as given; eval-mcp: confined under its root). */
 export interface HarvestFiles {

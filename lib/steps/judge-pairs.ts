@@ -5,11 +5,11 @@
 // (ids, then the chosen pairs) so memory stays bounded; each grade is appended as soon as it
 // arrives, so an interrupted run keeps what it paid for and the next run skips it.
 import { createHash } from "node:crypto";
-import { loadPairKey, type Pair, type PairSide, readPairs } from "../pairs.ts";
-import { Rng, shuffle } from "../stats.ts";
+import { pool } from "../core/pool.ts";
+import { Rng, shuffle } from "../stats/index.ts";
 import { appendHistory, gradedIds, type HistoryEntry, loadHistory } from "./history.ts";
 import { askJudge, type JudgeRoute, pairPrompt, parseVerdict, readRubric } from "./judge.ts";
-import { pool } from "./replay.ts";
+import { loadPairKey, type Pair, type PairSide, readPairs } from "./pairs/index.ts";
 
 /** Options of one judge run (the key is already read into `route`). */
 export interface JudgePairsOptions {
@@ -22,7 +22,7 @@ export interface JudgePairsOptions {
   sample?: number;
   seed?: number;
   parallel?: number;
-  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/pairs.ts). */
+  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/steps/pairs/index.ts). */
   maxRowBytes?: number;
   now?: () => Date;
 }

@@ -5,8 +5,8 @@
 // scores in [0, 1]. Requests and responses are clipped to 24 KiB, as the original online grader does.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../errors.ts";
-import { isRecord } from "../wire.ts";
+import { ConfigError } from "../core/errors.ts";
+import { isRecord } from "../wire/index.ts";
 import type { StepCase, StepProtocol } from "./case.ts";
 import { buildRequest, type Endpoint, send } from "./replay.ts";
 import type { Answer } from "./replay-answer.ts";

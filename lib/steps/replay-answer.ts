@@ -2,7 +2,7 @@
 // protocol: the tool calls as lib/steps/action.ts reads them (malformed arguments kept visible, the
 // same reading the harvest uses), the visible text for a judge, and Gemini's own "malformed call"
 // finish reason. A body without the protocol's shape is no answer at all (the case errors).
-import { isRecord } from "../wire.ts";
+import { isRecord } from "../wire/index.ts";
 import { anthropicCalls, geminiCalls, type RawCall, responsesCalls } from "./action.ts";
 import type { StepProtocol } from "./case.ts";
 

@@ -2,10 +2,11 @@
 // (never from argv), load the suite, replay every case with bounded parallelism, optionally ask a
 // judge for a secondary score per step, and build the scorecard. Printing and exit codes stay at
 // the entry (scripts/eval-steps/run.ts).
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
+import { pool } from "../core/pool.ts";
 import type { StepCase } from "./case.ts";
 import { type JudgeRoute, judgeStep, readRubric } from "./judge.ts";
-import { type Endpoint, loadSuite, pool, replayCase } from "./replay.ts";
+import { type Endpoint, loadSuite, replayCase } from "./replay.ts";
 import { buildStepScorecard, type StepResult, type StepScorecard } from "./scorecard.ts";
 
 /** Options of one suite run, as the command line gives them. */

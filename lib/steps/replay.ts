@@ -6,11 +6,11 @@
 // its message never carries the key. Loading the suite, the scorecard and printing live elsewhere.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, UsageError } from "../errors.ts";
+import { ConfigError, UsageError } from "../core/errors.ts";
+import { type AwsCredentials, awsEscape, regionOfUrl, signV4 } from "../wire/sigv4.ts";
 import { loadStepCase, type StepCase, type StepProtocol } from "./case.ts";
 import { erroredGrade, gradeAnswer } from "./match.ts";
 import { type Answer, answerOf } from "./replay-answer.ts";
-import { type AwsCredentials, awsEscape, regionOfUrl, signV4 } from "./replay-sigv4.ts";
 import type { StepResult } from "./scorecard.ts";
 
 /** One model route: base URL, model (gateway alias or upstream id), the key, and transport settings. */
@@ -167,21 +167,6 @@ export async function replayCase(
     ...(reply.error ? { error: reply.error } : {}),
   };
   return reply.answer ? { result, answer: reply.answer } : { result };
-}
-
-/** Runs `work` over `items` with at most `parallel` at once; results in input order. */
-export async function pool<T, R>(
-  items: readonly T[],
-  parallel: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(parallel, items.length)) }, async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await work(items[i]!);
-  });
-  await Promise.all(lanes);
-  return out;
 }
 
 /** Loads every `*.json` case of a suite directory, in file-name order; a bad case names its file. */

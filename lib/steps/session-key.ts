@@ -5,7 +5,7 @@
 // --pair-key-file (so the pair key's holders, and only they, get the same hashes).
 import { Buffer } from "node:buffer";
 import { createHash, createHmac, hkdfSync } from "node:crypto";
-import { keyId, type PairKey } from "../pairs.ts";
+import { keyId, type PairKey } from "./pairs/index.ts";
 
 /** The HKDF salt and info of the derived session key; changing either re-keys every hash. */
 export const SESSION_KEY_SALT = "proctor/eval-steps/session-hash";

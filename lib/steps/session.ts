@@ -4,8 +4,8 @@
 // conversation, and the conversation before its last assistant turn) and that last turn's calls:
 // enough to chain steps and recover production's action without keeping any request in memory.
 import { createHash, type Hash } from "node:crypto";
-import * as wire from "../wire.ts";
-import { isRecord, type OfferedTool } from "../wire.ts";
+import * as wire from "../wire/index.ts";
+import { isRecord, type OfferedTool } from "../wire/index.ts";
 import { anthropicCalls, geminiCalls, type RawCall, responsesCalls } from "./action.ts";
 import type { StepProtocol } from "./case.ts";
 

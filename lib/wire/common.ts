@@ -2,7 +2,7 @@
 // tools, usage), Server-Sent Events framing (parse and encode), and reading required argument names
 // from a tool's JSON Schema. Pure functions; no runtime-specific APIs.
 import type { z } from "zod";
-import { ToolError } from "../errors.ts";
+import { ToolError } from "../core/errors.ts";
 
 /** A request or response body that does not have the protocol's shape. */
 export class WireError extends ToolError {

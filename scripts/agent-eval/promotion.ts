@@ -4,9 +4,9 @@
 // to stderr. Exit codes 0/2/3/4, never 1. Flags are validated here rather than by citty, so even a
 // missing flag answers with the JSON object.
 import { defineCommand } from "citty";
-import { messageOf, ToolError, UsageError } from "../../lib/errors.ts";
-import { onFlagError } from "../../lib/flags.ts";
-import { isInteractive } from "../../lib/log.ts";
+import { messageOf, ToolError, UsageError } from "../../lib/core/errors.ts";
+import { onFlagError } from "../../lib/core/flags.ts";
+import { isInteractive } from "../../lib/core/log.ts";
 import { lockTask } from "../../lib/promotion/lock.ts";
 import { ReportedError, resolveWhere } from "../../lib/promotion/options.ts";
 import { promotionPlan, renderPlan } from "../../lib/promotion/plan.ts";

@@ -5,10 +5,10 @@
 // cannot be written).
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
-import { messageOf, ToolError, UsageError } from "../../lib/errors.ts";
+import { messageOf, ToolError, UsageError } from "../../lib/core/errors.ts";
 import { stdoutJson } from "../../lib/promotion/records.ts";
-import { loadPromotionRun, renderPromotionReportHtml } from "../../lib/report/promotion.ts";
-import { checkReportPath, writeReport } from "../../lib/report.ts";
+import { loadPromotionRun, renderPromotionReportHtml } from "../../lib/promotion/report.ts";
+import { checkReportPath, writeReport } from "../../lib/report/index.ts";
 
 export const report = defineCommand({
   meta: { name: "report", description: "render a promotion run as one self-contained HTML file" },

@@ -1,9 +1,9 @@
 // agent-eval suite SUITE.yaml: runs every task x variant x repeat of a task suite and prints the
-// scorecard. Thin: the flags are declared here, checked and run by lib/suite/cli.ts (halo's exit
+// scorecard. Thin: the flags are declared here, checked and run by lib/suite/cmd.ts (halo's exit
 // codes: 0 ran, 1 error).
 import { defineCommand } from "citty";
-import { onFlagError } from "../../lib/flags.ts";
-import { type SuiteFlags, suiteCommand } from "../../lib/suite/cli.ts";
+import { onFlagError } from "../../lib/core/flags.ts";
+import { type SuiteFlags, suiteCommand } from "../../lib/suite/cmd.ts";
 
 export const suite = defineCommand({
   meta: { name: "suite", description: "run a task suite (task x variant x repeat) and print its scorecard" },

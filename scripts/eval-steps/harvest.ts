@@ -4,9 +4,9 @@
 // --max-row-bytes, a repeated pair id, key, history) or a redaction that failed closed, 4 the cases
 // could not be written (--out left as it was). With --dry-run it prints the selection and writes nothing.
 import { defineCommand } from "citty";
-import { UsageError } from "../../lib/errors.ts";
-import { flagValues, repeatable } from "../../lib/flags.ts";
-import { createLogger } from "../../lib/log.ts";
+import { UsageError } from "../../lib/core/errors.ts";
+import { flagValues, repeatable } from "../../lib/core/flags.ts";
+import { createLogger } from "../../lib/core/log.ts";
 import type { SelectReason } from "../../lib/steps/case.ts";
 import { type HarvestResult, harvest as runHarvest } from "../../lib/steps/harvest.ts";
 

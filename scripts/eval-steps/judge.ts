@@ -4,10 +4,10 @@
 // lib/steps/judge-pairs.ts -> a summary. Exit 0 done (or no new pairs), 1 every judge call failed,
 // 2 usage, 3 a bad input file (pair store, key, history, rubric).
 import { defineCommand } from "citty";
-import { UsageError } from "../../lib/errors.ts";
-import { flagValues, repeatable } from "../../lib/flags.ts";
-import { DEFAULT_MAX_ROW_BYTES } from "../../lib/pairs.ts";
+import { UsageError } from "../../lib/core/errors.ts";
+import { flagValues, repeatable } from "../../lib/core/flags.ts";
 import { judgePairs } from "../../lib/steps/judge-pairs.ts";
+import { DEFAULT_MAX_ROW_BYTES } from "../../lib/steps/pairs/index.ts";
 import { checkFlags, keyFromEnv, positiveInt } from "../../lib/steps/replay-run.ts";
 
 export const judge = defineCommand({
@@ -43,7 +43,7 @@ export const judge = defineCommand({
     const sample = args.sample === "0" ? 0 : positiveInt("--sample", args.sample, 50);
     const r = await judgePairs({
       pairs: args.pairs,
-      // Every --pair-key-file is kept (lib/flags.ts); a comma list is accepted too.
+      // Every --pair-key-file is kept (lib/core/flags.ts); a comma list is accepted too.
       pairKeyFiles: flagValues(args["pair-key-file"])
         .flatMap((v) => v.split(","))
         .filter(Boolean),

@@ -2,10 +2,10 @@
 // Thin: flags -> lib/steps/replay-run.ts -> text or JSON on stdout. Exit 0 with a scorecard (failed
 // steps are results), 1 when every call errored (nothing was measured), 2 usage, 3 a bad case file.
 import { defineCommand } from "citty";
-import { writeFileAtomic } from "../../lib/fsx.ts";
-import { isInteractive } from "../../lib/log.ts";
-import { renderStepsReportHtml } from "../../lib/report/steps.ts";
+import { writeFileAtomic } from "../../lib/core/fsx.ts";
+import { isInteractive } from "../../lib/core/log.ts";
 import { checkFlags, judgeFromFlags, positiveInt, runStepSuite } from "../../lib/steps/replay-run.ts";
+import { renderStepsReportHtml } from "../../lib/steps/report.ts";
 import { renderStepScorecard } from "../../lib/steps/scorecard.ts";
 
 export const run = defineCommand({

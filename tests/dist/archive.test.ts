@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { releaseArchive, tar, unpackedBytes } from "../../scripts/build/archive.ts";
 import { tempDir } from "../support/tmp.ts";
 

@@ -15,7 +15,7 @@ import {
   scanRunRoot,
   scanSkills,
   shingles,
-} from "../../lib/leak.ts";
+} from "../../lib/leak/index.ts";
 import { tempDir } from "../support/tmp.ts";
 
 const CANARY = "CANARY-7f3a9c0e1b2d4f68";

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { StepScorecard } from "../../lib/steps/scorecard.ts";
 import { overrideFlags } from "../support/flags.ts";
 import { startMockModel, toolCalls } from "../support/mock-model.ts";

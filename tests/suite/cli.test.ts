@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
-import { buildScorecard, renderMarkdown } from "../../lib/scorecard.ts";
-import { defaultTrialsFile, parseFlags, writeReport } from "../../lib/suite/cli.ts";
+import { run } from "../../lib/core/proc.ts";
+import { defaultTrialsFile, parseFlags, writeReport } from "../../lib/suite/cmd.ts";
+import { buildScorecard, renderMarkdown } from "../../lib/suite/scorecard/index.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
 import { ADD_REPO, evalsTree } from "./_support.ts";

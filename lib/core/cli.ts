@@ -1,0 +1,141 @@
+// The entry edge shared by every scripts/<tool>.ts: runs a citty command, prints help and version,
+// and is the one place that turns results and errors into process.exitCode. A command's run() may
+// return a number, which becomes the exit code (a failed assertion is a result, not an error).
+// Errors print one line on stderr, never a stack (set PROCTOR_DEBUG=1 to see one).
+import { type CommandDef, renderUsage, runCommand } from "citty";
+import { messageOf, ToolError, UsageError } from "./errors.ts";
+import { checkFlags, flagErrorHandler } from "./flags.ts";
+import { VERSION } from "./version.ts";
+
+/** How a tool maps error classes onto its own exit-code vocabulary. */
+export interface ToolEdge {
+  /** Exit code for a bad command line (citty's own errors): 2 for every Proctor tool. */
+  usageExit?: number;
+  /** Remap a ToolError's code, e.g. grade reports an unusable case (ConfigError, 3) as 2. */
+  remap?: (error: ToolError) => number | undefined;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
+type AnyCommand = CommandDef<any>;
+
+/** A command's subcommands by name, if it has any. */
+async function subCommandsOf(cmd: AnyCommand): Promise<Record<string, unknown> | undefined> {
+  const def = cmd.subCommands;
+  return (typeof def === "function" ? await def() : await def) as Record<string, unknown> | undefined;
+}
+
+/** The leaf command the leading words select, its parent, and how many words named it. */
+async function resolveSub(
+  cmd: AnyCommand,
+  rawArgs: string[],
+): Promise<{ leaf: AnyCommand; parent: AnyCommand | undefined; depth: number }> {
+  let leaf = cmd;
+  let parent: AnyCommand | undefined;
+  let depth = 0;
+  for (const arg of rawArgs) {
+    if (arg.startsWith("-")) break;
+    const subs = await subCommandsOf(leaf);
+    const next =
+      subs && Object.hasOwn(subs, arg) ? (subs[arg] as AnyCommand | (() => Promise<AnyCommand>)) : undefined;
+    if (!next) break;
+    parent = leaf;
+    leaf = (typeof next === "function" ? await next() : await next) as AnyCommand;
+    depth++;
+  }
+  return { leaf, parent, depth };
+}
+
+/**
+ * Runs `cmd` with `rawArgs` and sets process.exitCode; never throws, never calls process.exit.
+ * Subcommands are resolved here and the leaf is run alone, so its return value is the exit code
+ * (citty's own runCommand would drop it and then run the parent's run() as well).
+ */
+export async function runTool(cmd: AnyCommand, rawArgs: string[], edge: ToolEdge = {}): Promise<number> {
+  let code = 0;
+  try {
+    const { leaf, parent, depth } = await resolveSub(cmd, rawArgs);
+    const rest = rawArgs.slice(depth);
+    if (rest.includes("--help") || rest.includes("-h")) {
+      process.stdout.write(`${await renderUsage(leaf, parent)}\n`);
+    } else if (depth === 0 && rest.length === 1 && rest[0] === "--version") {
+      process.stdout.write(`${VERSION}\n`);
+    } else {
+      const { result } = await runCommand(
+        await withFlags(leaf, rest, await commandLabel(cmd, rawArgs.slice(0, depth))),
+        { rawArgs: rest },
+      );
+      code = typeof result === "number" ? result : 0;
+    }
+  } catch (error) {
+    const handler = error instanceof FlagError ? flagErrorHandler(error.leaf) : undefined;
+    if (handler) {
+      code = await handler(error as FlagError);
+      process.exitCode = code;
+      return code;
+    }
+    code = exitCodeFor(error, edge);
+    process.stderr.write(`✗ ${messageOf(error)}\n`);
+    if (process.env.PROCTOR_DEBUG && error instanceof Error && error.stack)
+      process.stderr.write(`${error.stack}\n`);
+  }
+  process.exitCode = code;
+  return code;
+}
+
+/** A flag problem found before the command ran, with the command it was for. */
+class FlagError extends UsageError {
+  constructor(
+    message: string,
+    readonly leaf: AnyCommand,
+  ) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/**
+ * The leaf with its flags checked (lib/core/flags.ts) and each repeatable flag's values handed to run()
+ * as an array under every spelling citty accepts (citty itself keeps only the last value).
+ */
+async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promise<AnyCommand> {
+  const def = leaf.args;
+  const argsDef = (typeof def === "function" ? await def() : await def) ?? {};
+  let repeats: Map<string, string[]>;
+  try {
+    const checked = checkFlags(argsDef, rest, label);
+    repeats = checked.values;
+    // citty would still find a subcommand after a flag (`eval-steps --x harvest ...`) and run it
+    // unchecked: flags go after the subcommand.
+    const subs = await subCommandsOf(leaf);
+    const word = checked.positionals[0];
+    if (subs && word !== undefined && Object.hasOwn(subs, word) && rest[0]?.startsWith("-"))
+      throw new UsageError(`Cannot accept "${rest[0]}" before the subcommand "${word}": put it after`);
+  } catch (error) {
+    throw error instanceof UsageError ? new FlagError(error.message, leaf) : error;
+  }
+  const run = leaf.run;
+  if (repeats.size === 0 || !run) return leaf;
+  return {
+    ...leaf,
+    run: (ctx) => {
+      const args = ctx.args as Record<string, unknown>;
+      for (const [name, values] of repeats)
+        for (const key of [name, name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())])
+          args[key] = values;
+      return run(ctx);
+    },
+  };
+}
+
+/** `eval-steps harvest`: the tool's name and the words that chose the subcommand. */
+async function commandLabel(cmd: AnyCommand, words: string[]): Promise<string> {
+  const meta = typeof cmd.meta === "function" ? await cmd.meta() : await cmd.meta;
+  return [meta?.name ?? "the command", ...words].join(" ");
+}
+
+function exitCodeFor(error: unknown, edge: ToolEdge): number {
+  if (error instanceof ToolError) return edge.remap?.(error) ?? error.exitCode;
+  // citty raises CLIError (code E_*) for unknown commands and missing or malformed arguments.
+  if (error instanceof Error && error.name === "CLIError") return edge.usageExit ?? 2;
+  return 1;
+}

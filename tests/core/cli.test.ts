@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { defineCommand } from "citty";
+import { runTool } from "../../lib/core/cli.ts";
+import { ConfigError, ToolError, UsageError } from "../../lib/core/errors.ts";
+import { VERSION } from "../../lib/core/version.ts";
+
+// Capture what the edge writes, and restore process.exitCode so a test never leaks its code.
+let out = "";
+let err = "";
+const write = { out: process.stdout.write, err: process.stderr.write };
+beforeEach(() => {
+  out = "";
+  err = "";
+  process.stdout.write = ((s: string) => {
+    out += s;
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((s: string) => {
+    err += s;
+    return true;
+  }) as typeof process.stderr.write;
+});
+afterEach(() => {
+  process.stdout.write = write.out;
+  process.stderr.write = write.err;
+  process.exitCode = 0;
+});
+
+function cmdThat(behaviour: () => unknown) {
+  return defineCommand({
+    meta: { name: "demo", description: "a demo tool" },
+    args: { file: { type: "positional", required: true, description: "input" } },
+    run: () => behaviour(),
+  });
+}
+
+describe("runTool", () => {
+  const cases = [
+    {
+      name: "returns 0 when run returns nothing",
+      behaviour: () => undefined,
+      args: ["x"],
+      expected: { code: 0, err: "" },
+    },
+    {
+      name: "a returned number is the exit code",
+      behaviour: () => 1,
+      args: ["x"],
+      expected: { code: 1, err: "" },
+    },
+    {
+      name: "ToolError sets its own code with one line",
+      behaviour: () => {
+        throw new ToolError("Cannot replay: no entry", 1);
+      },
+      args: ["x"],
+      expected: { code: 1, err: "✗ Cannot replay: no entry\n" },
+    },
+    {
+      name: "UsageError is 2",
+      behaviour: () => {
+        throw new UsageError("Refusing to run in CI");
+      },
+      args: ["x"],
+      expected: { code: 2, err: "✗ Refusing to run in CI\n" },
+    },
+    {
+      name: "ConfigError is 3",
+      behaviour: () => {
+        throw new ConfigError('Cannot load case "c.json": expected array at grade');
+      },
+      args: ["x"],
+      expected: { code: 3, err: '✗ Cannot load case "c.json": expected array at grade\n' },
+    },
+    {
+      name: "an unexpected error is 1 and one line, no stack",
+      behaviour: () => {
+        throw new TypeError("boom");
+      },
+      args: ["x"],
+      expected: { code: 1, err: "✗ boom\n" },
+    },
+    {
+      name: "a missing required argument is a usage error (2)",
+      behaviour: () => 0,
+      args: [],
+      expected: { code: 2, err: "✗ Missing required positional argument: FILE\n" },
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const code = await runTool(cmdThat(c.behaviour), c.args);
+      expect({ code, exitCode: process.exitCode, err }).toEqual({ ...c.expected, exitCode: c.expected.code });
+    });
+  }
+
+  test("remap turns a class into the tool's own code", async () => {
+    const code = await runTool(
+      cmdThat(() => {
+        throw new ConfigError("bad case");
+      }),
+      ["x"],
+      { remap: (e) => (e instanceof ConfigError ? 2 : undefined) },
+    );
+    expect(code).toBe(2);
+  });
+
+  test("--version prints the version on stdout", async () => {
+    expect({
+      code: await runTool(
+        cmdThat(() => 0),
+        ["--version"],
+      ),
+      out,
+    }).toEqual({ code: 0, out: `${VERSION}\n` });
+  });
+
+  test("--help prints usage on stdout and exits 0", async () => {
+    const code = await runTool(
+      cmdThat(() => 1),
+      ["--help"],
+    );
+    expect({ code, hasUsage: out.includes("USAGE") && out.includes("a demo tool"), err }).toEqual({
+      code: 0,
+      hasUsage: true,
+      err: "",
+    });
+  });
+
+  test("a subcommand's return value is the exit code, and the parent's run() does not run", async () => {
+    const ran: string[] = [];
+    const root = defineCommand({
+      meta: { name: "root" },
+      args: { flag: { type: "boolean" } },
+      subCommands: {
+        check: defineCommand({
+          meta: { name: "check" },
+          args: { n: { type: "positional", required: true } },
+          run: ({ args }) => {
+            ran.push(`check ${args.n}`);
+            return 3;
+          },
+        }),
+      },
+      run: () => {
+        ran.push("root");
+        return 0;
+      },
+    });
+    const viaSub = await runTool(root, ["check", "7"]);
+    const viaRoot = await runTool(root, ["--flag"]);
+    expect({ viaSub, viaRoot, ran }).toEqual({ viaSub: 3, viaRoot: 0, ran: ["check 7", "root"] });
+  });
+
+  test("--help after a subcommand shows that subcommand's usage", async () => {
+    const root = defineCommand({
+      meta: { name: "root" },
+      subCommands: {
+        check: defineCommand({ meta: { name: "check", description: "checks one thing" }, run: () => 0 }),
+      },
+    });
+    const code = await runTool(root, ["check", "--help"]);
+    expect({ code, shows: out.includes("checks one thing") }).toEqual({ code: 0, shows: true });
+  });
+});
