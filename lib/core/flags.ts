@@ -113,3 +113,48 @@ export function checkFlags(
     else if (t.kind === "positional") positionals.push(t.value);
   return { values, positionals };
 }
+
+/** What a numeric flag accepts. */
+export interface NumberRule {
+  /** Whole numbers only (the default). */
+  integer?: boolean;
+  /** Smallest accepted value. */
+  min?: number;
+  /** Largest accepted value. */
+  max?: number;
+}
+
+/**
+ * THE numeric flag parser: every tool reads numbers through it, so every refusal reads the same:
+ * `--jobs must be an integer of at least 1, got "0"`. An absent or empty value gives `fallback`.
+ */
+export function numberFlag(flag: string, value: unknown, rule: NumberRule & { fallback: number }): number;
+export function numberFlag(flag: string, value: unknown, rule?: NumberRule): number | undefined;
+export function numberFlag(
+  flag: string,
+  value: unknown,
+  rule: NumberRule & { fallback?: number } = {},
+): number | undefined {
+  if (value === undefined || value === "" || value === false) return rule.fallback;
+  const integer = rule.integer ?? true;
+  const text = String(value).trim();
+  const n = Number(text);
+  const ok =
+    text !== "" &&
+    (integer ? /^[-+]?\d+$/.test(text) && Number.isSafeInteger(n) : Number.isFinite(n)) &&
+    (rule.min === undefined || n >= rule.min) &&
+    (rule.max === undefined || n <= rule.max);
+  if (!ok)
+    throw new UsageError(
+      `${flag} must be ${describeRule(integer, rule)}, got ${JSON.stringify(String(value))}`,
+    );
+  return n;
+}
+
+function describeRule(integer: boolean, rule: NumberRule): string {
+  const what = integer ? "an integer" : "a number";
+  if (rule.min !== undefined && rule.max !== undefined) return `${what} from ${rule.min} to ${rule.max}`;
+  if (rule.min !== undefined) return `${what} of at least ${rule.min}`;
+  if (rule.max !== undefined) return `${what} of at most ${rule.max}`;
+  return what;
+}
