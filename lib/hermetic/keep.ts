@@ -4,11 +4,11 @@
 // cases of one run with the same name get `~2`, `~3` (`~` never comes out of the encoding). OUT is
 // copied streamed and capped (lib/hermetic/copy.ts: holes kept, links kept as links, FIFOs, sockets,
 // devices and files over the cap skipped with one line each); a copy that fails is removed whole.
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { ConfinedPathError } from "../core/confined.ts";
 import { messageOf } from "../core/errors.ts";
+import { sha256Hex } from "../core/hash.ts";
 import { copyConfined, refusalWords } from "./copy.ts";
 
 const PLAIN = /^[A-Za-z0-9._-]$/;
@@ -23,8 +23,7 @@ export function keepName(name: string, caseDir: string): string {
     else for (const b of Buffer.from(ch, "utf8")) enc += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
   }
   if (enc === "." || enc === "..") enc = enc.replaceAll(".", "%2E");
-  if (enc.length > MAX_NAME)
-    enc = `${enc.slice(0, MAX_NAME - 20)}~${createHash("sha256").update(raw).digest("hex").slice(0, 16)}`;
+  if (enc.length > MAX_NAME) enc = `${enc.slice(0, MAX_NAME - 20)}~${sha256Hex(raw).slice(0, 16)}`;
   return enc;
 }
 

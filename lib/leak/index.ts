@@ -13,10 +13,10 @@
 // (lib/leak/_decode.ts); what the raw comparison finds is still found (lib/leak/_scan.ts).
 // Compressed git objects are read as the bytes they are, never inflated.
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { basename } from "node:path";
+import { sha256 } from "../core/hash.ts";
 import { normalizeText } from "./_normalize.ts";
 import { FileScan, type Needles, needles } from "./_scan.ts";
 import { type WalkEntry, walkRunRoot } from "./walk.ts";
@@ -129,7 +129,7 @@ async function scanFile(target: ScanTarget, spec: LeakSpec, needles: Needles, bu
   try {
     if (!(await fh.stat()).isFile()) return { kind: "special" }; // swapped since the lstat
     const scan = new FileScan(needles, target.shingles !== false);
-    const hash = spec.rubricSha256 ? createHash("sha256") : undefined;
+    const hash = spec.rubricSha256 ? sha256() : undefined;
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UpstreamError } from "../core/errors.ts";
+import { sha256Hex } from "../core/hash.ts";
 import { invocationMode } from "../gh/stage.ts";
-import { sha256 } from "./records.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -31,7 +31,7 @@ export function harnessDigests(): { path: string; sha256: string }[] {
         }));
   return files.map(({ path, abs }) => {
     try {
-      return { path, sha256: sha256(readFileSync(abs)) };
+      return { path, sha256: sha256Hex(readFileSync(abs)) };
     } catch {
       throw new UpstreamError(`harness file missing: ${abs}`);
     }

@@ -31,6 +31,7 @@ import { hostname, tmpdir, userInfo } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { codepointCompare } from "../compat/py/text.ts";
 import { ConfigError, UpstreamError, UsageError } from "../core/errors.ts";
+import { sha256FileSync, sha256Hex } from "../core/hash.ts";
 import {
   checkReadable,
   detectAgentSandbox,
@@ -51,7 +52,7 @@ import { checkLocked } from "./lock.ts";
 import { hashConfined, sealRun } from "./manifest.ts";
 import { refuseIfNeeded, resolveWhere } from "./options.ts";
 import { preRunChecks } from "./prerun.ts";
-import { ARMS, type Artifact, fileSha256, type KeyRecord, sha256, writeSorted } from "./records.ts";
+import { ARMS, type Artifact, type KeyRecord, writeSorted } from "./records.ts";
 import { freshRoot } from "./stage.ts";
 
 export interface RunOptions {
@@ -247,7 +248,7 @@ export async function promotionRun(opts: RunOptions): Promise<RunResult> {
       task_sha256: locked.task_sha256,
       rubric_sha256: locked.rubric_sha256,
       lock_path: relative(repo, where.lock) || where.lock,
-      lock_sha256: fileSha256(where.lock),
+      lock_sha256: sha256FileSync(where.lock),
     },
     arms,
     agent: {
@@ -272,10 +273,10 @@ export async function promotionRun(opts: RunOptions): Promise<RunResult> {
       timeout_s: timeoutS,
       min_runs: task.min_runs,
       seed_supplied: opts.seed !== undefined,
-      seed_sha256: sha256(`${nonce}:${seed}`),
+      seed_sha256: sha256Hex(`${nonce}:${seed}`),
     },
     leakcheck: { pre: { held_out: "pass", staging: "pass" }, post_leaks: leaks },
-    key_sha256: fileSha256(join(runDir, "sealed", "key.json")),
+    key_sha256: sha256FileSync(join(runDir, "sealed", "key.json")),
     executor: { user: me.username, uid: me.uid, host: hostname() },
     written_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     artifacts,

@@ -3,7 +3,7 @@
 // at the index where step d's conversation ended. So per request we keep only hashes (the whole
 // conversation, and the conversation before its last assistant turn) and that last turn's calls:
 // enough to chain steps and recover production's action without keeping any request in memory.
-import { createHash, type Hash } from "node:crypto";
+import { type Sha256, sha256, sha256Hex } from "../core/hash.ts";
 import * as wire from "../wire/index.ts";
 import { isRecord, type OfferedTool } from "../wire/index.ts";
 import { anthropicCalls, geminiCalls, type RawCall, responsesCalls } from "./action.ts";
@@ -114,7 +114,7 @@ function emptyShape(protocol: StepProtocol): Record<string, unknown> {
 export function requestFacts(protocol: StepProtocol, req: Record<string, unknown>): RequestFacts {
   const items = conversation(protocol, req);
   const span = lastTurnSpan(protocol, items);
-  const h: Hash = createHash("sha256");
+  const h: Sha256 = sha256();
   let before: string | undefined;
   items.forEach((item, i) => {
     if (span && i === span.at) before = h.copy().digest("hex");
@@ -132,7 +132,7 @@ export function requestFacts(protocol: StepProtocol, req: Record<string, unknown
     ...(span && before !== undefined
       ? { lastTurn: { at: span.at, before, calls: turnCalls(protocol, items.slice(span.at, span.end)) } }
       : {}),
-    bodyHash: createHash("sha256").update(rest).digest("hex"),
+    bodyHash: sha256Hex(rest),
   };
 }
 

@@ -4,22 +4,13 @@
 // listed in evals/images/<harness>/image.json, with `docker build` of evals/images/Dockerfile (FROM the
 // local base, COPY only: no RUN, no pull).
 // Every image carries `proctor.content=<hash of its inputs>` and is reused while that hash holds.
-import { createHash } from "node:crypto";
-import {
-  appendFileSync,
-  cpSync,
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-} from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ConfigError, ToolError } from "../../core/errors.ts";
 import { which, withFileLock } from "../../core/fsx.ts";
+import { sha256File, sha256Hex } from "../../core/hash.ts";
 import { run } from "../../core/proc.ts";
 import { type DockerCall, tail } from "./engine.ts";
 
@@ -47,14 +38,8 @@ export type ImageManifest = z.infer<typeof ImageManifest>;
 export const HARNESSES = ["claude", "codex", "gemini"] as const;
 export type Harness = (typeof HARNESSES)[number];
 
-async function sha256File(path: string): Promise<string> {
-  const h = createHash("sha256");
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
-  return h.digest("hex");
-}
-
 function sha(parts: unknown): string {
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
+  return sha256Hex(JSON.stringify(parts)).slice(0, 16);
 }
 
 /** The content label of an image, or null when the image does not exist. */

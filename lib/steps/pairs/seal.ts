@@ -3,9 +3,10 @@
 // plaintext pair JSON with AAD = the row id; `kid` = hex of the first 8 bytes of SHA-256(key). Several
 // keys may be loaded at once (current and retired): a row picks its key by kid.
 import { Buffer } from "node:buffer";
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { accessProblem, readRegular } from "../../core/confined.ts";
 import { ConfigError } from "../../core/errors.ts";
+import { sha256Bytes } from "../../core/hash.ts";
 
 /** One loaded pair key and its id. */
 export interface PairKey {
@@ -15,7 +16,7 @@ export interface PairKey {
 
 /** The key id of a 32-byte key: hex(sha256(key)[:8]), 16 hex characters. */
 export function keyId(key: Uint8Array): string {
-  return createHash("sha256").update(key).digest().subarray(0, 8).toString("hex");
+  return sha256Bytes(key).subarray(0, 8).toString("hex");
 }
 
 /** Decodes key-file text (std base64, surrounding whitespace trimmed) into a key; `where` names it. */
