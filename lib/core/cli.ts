@@ -4,19 +4,36 @@
 // Errors print one line on stderr, never a stack (set PROCTOR_DEBUG=1 to see one).
 import { type CommandDef, renderUsage, runCommand } from "citty";
 import { messageOf, ToolError, UsageError } from "./errors.ts";
-import { checkFlags, flagErrorHandler } from "./flags.ts";
+import { checkFlags } from "./flags.ts";
 import { VERSION } from "./version.ts";
 
-/** How a tool maps error classes onto its own exit-code vocabulary. */
+// biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
+type AnyCommand = CommandDef<any>;
+
+/**
+ * How a tool (or one subcommand, see withEdge) answers an error: its exit-code vocabulary, its error
+ * line and, where a tool promises one, a JSON envelope on stdout that is printed also on failure.
+ */
 export interface ToolEdge {
   /** Exit code for a bad command line (citty's own errors): 2 for every Proctor tool. */
   usageExit?: number;
   /** Remap a ToolError's code, e.g. grade reports an unusable case (ConfigError, 3) as 2. */
   remap?: (error: ToolError) => number | undefined;
+  /** Exit code for an error that is not a ToolError (default 1). */
+  unexpectedExit?: number;
+  /** The stderr line for an error's message (default `✗ <message>`). */
+  line?: (message: string) => string;
+  /** What to print on stdout when the command fails, e.g. the promotion lane's JSON object. */
+  envelope?: (error: unknown, exitCode: number) => string;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
-type AnyCommand = CommandDef<any>;
+const EDGES = new WeakMap<object, ToolEdge>();
+
+/** Gives one (sub)command its own edge, laid over the tool's; returns the command. */
+export function withEdge<T extends AnyCommand>(cmd: T, edge: ToolEdge): T {
+  EDGES.set(cmd, edge);
+  return cmd;
+}
 
 /** A command's subcommands by name, if it has any. */
 async function subCommandsOf(cmd: AnyCommand): Promise<Record<string, unknown> | undefined> {
@@ -50,10 +67,12 @@ async function resolveSub(
  * Subcommands are resolved here and the leaf is run alone, so its return value is the exit code
  * (citty's own runCommand would drop it and then run the parent's run() as well).
  */
-export async function runTool(cmd: AnyCommand, rawArgs: string[], edge: ToolEdge = {}): Promise<number> {
+export async function runTool(cmd: AnyCommand, rawArgs: string[], toolEdge: ToolEdge = {}): Promise<number> {
   let code = 0;
+  let edge = toolEdge;
   try {
     const { leaf, parent, depth } = await resolveSub(cmd, rawArgs);
+    edge = { ...toolEdge, ...EDGES.get(leaf) };
     const rest = rawArgs.slice(depth);
     if (rest.includes("--help") || rest.includes("-h")) {
       process.stdout.write(`${await renderUsage(leaf, parent)}\n`);
@@ -67,14 +86,11 @@ export async function runTool(cmd: AnyCommand, rawArgs: string[], edge: ToolEdge
       code = typeof result === "number" ? result : 0;
     }
   } catch (error) {
-    const handler = error instanceof FlagError ? flagErrorHandler(error.leaf) : undefined;
-    if (handler) {
-      code = await handler(error as FlagError);
-      process.exitCode = code;
-      return code;
-    }
     code = exitCodeFor(error, edge);
-    process.stderr.write(`✗ ${messageOf(error)}\n`);
+    if (edge.envelope) process.stdout.write(edge.envelope(error, code));
+    const message = messageOf(error);
+    process.stderr.write(`${edge.line ? edge.line(message) : `✗ ${message}`}\n`);
+    // The one place a stack is printed, and only when asked for.
     if (process.env.PROCTOR_DEBUG && error instanceof Error && error.stack)
       process.stderr.write(`${error.stack}\n`);
   }
@@ -137,5 +153,5 @@ function exitCodeFor(error: unknown, edge: ToolEdge): number {
   if (error instanceof ToolError) return edge.remap?.(error) ?? error.exitCode;
   // citty raises CLIError (code E_*) for unknown commands and missing or malformed arguments.
   if (error instanceof Error && error.name === "CLIError") return edge.usageExit ?? 2;
-  return 1;
+  return edge.unexpectedExit ?? 1;
 }

@@ -1,21 +1,53 @@
-// One stderr logger per tool. stdout carries results only, so consola (which writes info to stdout
-// by default) is created with stdout pointed at stderr. Progress is shown on a TTY and stays quiet in CI;
-// CONSOLA_LEVEL and --verbose still raise the level.
-import { type ConsolaInstance, createConsola } from "consola";
+// One stderr logger per tool, built on consola. stdout carries results only, so every level writes
+// to stderr. Lines print exactly as given (the glyph is part of the message: `✓ report written`), so a
+// tool's stderr reads the same on a terminal and in a test; only the glyph is coloured, and only on
+// a TTY outside CI unless NO_COLOR (off) or FORCE_COLOR (on) say otherwise. CONSOLA_LEVEL and
+// --verbose still raise the level. Progress lines (lib/core/progress.ts) are shown on a TTY only.
+import { type ConsolaInstance, type ConsolaReporter, createConsola } from "consola";
+
+type Env = Record<string, string | undefined>;
 
 /** True when decorations and progress make sense: an interactive stderr outside CI. */
-export function isInteractive(): boolean {
-  return Boolean(process.stderr.isTTY) && !process.env.CI;
+export function isInteractive(env: Env = process.env, stream: { isTTY?: boolean } = process.stderr): boolean {
+  return Boolean(stream.isTTY) && !env.CI;
+}
+
+/** Whether to colour: NO_COLOR (any value) turns it off, FORCE_COLOR (not "0") on, else a TTY outside CI. */
+export function useColor(env: Env = process.env, stream: { isTTY?: boolean } = process.stderr): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  return isInteractive(env, stream);
+}
+
+const GLYPH_COLOURS: Readonly<Record<string, string>> = { "✗": "31", "⚠": "33", "✓": "32", "●": "36" };
+
+/** A consola reporter that writes each message as one plain line; `color` paints a leading glyph. */
+export function lineReporter(write: (text: string) => unknown, color: boolean): ConsolaReporter {
+  return {
+    log(entry) {
+      const text = entry.args.map((a) => (a instanceof Error ? a.message : String(a))).join(" ");
+      const glyph = color ? GLYPH_COLOURS[text.charAt(0)] : undefined;
+      write(`${glyph ? `\x1b[${glyph}m${text.charAt(0)}\x1b[39m${text.slice(1)}` : text}\n`);
+    },
+  };
 }
 
 /** The logger for one tool, tagged with its name, writing to stderr only. */
-export function createLogger(tag: string, opts: { verbose?: boolean } = {}): ConsolaInstance {
-  const envLevel = Number.parseInt(process.env.CONSOLA_LEVEL ?? "", 10);
+export function createLogger(
+  tag: string,
+  opts: { verbose?: boolean; env?: Env; write?: (text: string) => unknown; isTTY?: boolean } = {},
+): ConsolaInstance {
+  const env = opts.env ?? process.env;
+  const envLevel = Number.parseInt(env.CONSOLA_LEVEL ?? "", 10);
   const level = Number.isFinite(envLevel) ? envLevel : opts.verbose ? 4 : 3;
+  const write = opts.write ?? ((text: string) => process.stderr.write(text));
+  const tty = { isTTY: opts.isTTY ?? process.stderr.isTTY };
   return createConsola({
     level,
+    // Every line counts (a failed pair, a warning): consola's repeat throttling would drop some.
+    throttle: 0,
     stdout: process.stderr,
     stderr: process.stderr,
-    formatOptions: { date: false, colors: isInteractive() },
+    reporters: [lineReporter(write, useColor(env, tty))],
   }).withTag(tag);
 }

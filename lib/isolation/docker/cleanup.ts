@@ -2,13 +2,14 @@
 // `proctor-docker.<runId>.<random>`; removal matches that label and prefix exactly, never another run's.
 // Every docker call and scratch write of a run is tracked, so a signal can refuse new ones, let those in
 // flight settle (a killed `docker run` client does not stop the engine creating its container) and sweep
-// until nothing is left. The signal hook is the one place in lib/isolation/docker that ends the process (130/143).
+// until nothing is left. The signal hook ends the process through lib/core/signals.ts (130/143).
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { ToolError } from "../../core/errors.ts";
 import type { ProcResult } from "../../core/proc.ts";
+import { exitOnSignal } from "../../core/signals.ts";
 import { checkRunId, type DockerCall, dockerCli, RUN_LABEL } from "./engine.ts";
 
 const PREFIX = "proctor-docker.";
@@ -225,14 +226,13 @@ export function installSignalCleanup(
   const handler = (signal: NodeJS.Signals) => {
     if (busy) return;
     busy = true;
-    const code = signal === "SIGINT" ? 130 : 143;
     void (async () => {
       try {
         stateOf(runId).closing = true;
         o.onSignal?.(signal);
         await stopRun(runId, o);
       } finally {
-        process.exit(code);
+        exitOnSignal(signal);
       }
     })();
   };

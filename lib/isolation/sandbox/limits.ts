@@ -3,7 +3,7 @@
 // opened on fd 3 (a pipe fed by printf: no file to race) and, where cgroup.ts found one, a fresh
 // cgroup; then exec. rlimits work for any runner but count the uid's processes host-wide and bound
 // each process; the cgroup (root runners) caps the subject's own processes and its memory in sum.
-import { UsageError } from "../../core/errors.ts";
+import { numberFlag } from "../../core/flags.ts";
 import type { SubjectLimits } from "./spec.ts";
 
 export type { SubjectLimits } from "./spec.ts";
@@ -76,14 +76,7 @@ export function tmpfsBytes(limits: SubjectLimits): string {
  */
 export const MIN_MEMORY_MIB = 768;
 
-/** Parses a limit flag's value (an integer >= min) or throws a UsageError naming the flag. */
+/** Parses a limit flag's value (an integer >= min) through the one numeric parser, lib/core/flags.ts. */
 export function parseLimit(value: string | undefined, flag: string, fallback: number, min = 1): number {
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min)
-    throw new UsageError(
-      min > 1
-        ? `${flag} must be an integer of at least ${min}, got "${value}"`
-        : `${flag} must be a positive integer, got "${value}"`,
-    );
-  return Number(value);
+  return numberFlag(flag, value, { min, fallback });
 }

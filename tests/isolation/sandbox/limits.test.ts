@@ -11,10 +11,13 @@ describe("parseLimit", () => {
     { value: undefined, want: 7 },
     { value: "", want: 7 },
     { value: "64", want: 64 },
-    { value: "0", want: '--x must be a positive integer, got "0"' },
-    { value: "-3", want: '--x must be a positive integer, got "-3"' },
-    { value: "1e3", want: '--x must be a positive integer, got "1e3"' },
-    { value: "99999999999999999999", want: '--x must be a positive integer, got "99999999999999999999"' },
+    { value: "0", want: '--x must be an integer of at least 1, got "0"' },
+    { value: "-3", want: '--x must be an integer of at least 1, got "-3"' },
+    { value: "1e3", want: '--x must be an integer of at least 1, got "1e3"' },
+    {
+      value: "99999999999999999999",
+      want: '--x must be an integer of at least 1, got "99999999999999999999"',
+    },
     { value: "511", min: 512, want: '--x must be an integer of at least 512, got "511"' },
     { value: "512", min: 512, want: 512 },
   ];
@@ -40,7 +43,7 @@ test("the defaults leave room for the gh shim", () => {
 
 describe("run-eval limit flags", () => {
   const refusals = [
-    { args: ["--pids-max", "0"], line: '✗ --pids-max must be a positive integer, got "0"' },
+    { args: ["--pids-max", "0"], line: '✗ --pids-max must be an integer of at least 1, got "0"' },
     { args: ["--memory-max", "700"], line: '✗ --memory-max must be an integer of at least 768, got "700"' },
     { args: ["--memory-max", "lots"], line: '✗ --memory-max must be an integer of at least 768, got "lots"' },
   ];
