@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs"
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { run } from "../lib/core/proc.ts";
-import { unpackedBytes } from "../scripts/build/archive.ts";
+import { unpackedBytes } from "../lib/core/tar.ts";
 import { ARCHIVE_LINKS } from "../scripts/build.ts";
 import { HOST_PLATFORM } from "./support/binary.ts";
 import { tempDir } from "./support/tmp.ts";
