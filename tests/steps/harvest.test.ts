@@ -518,7 +518,7 @@ describe("CLI", () => {
       name: "bad --max-row-bytes",
       args: (_d, f) => ["--pairs", f.pairs, "--experiment", "exp", "--max-row-bytes", "0", "--dry-run"],
       exit: 2,
-      err: /--max-row-bytes must be a whole number > 0, got 0/,
+      err: /--max-row-bytes must be an integer of at least 1, got "0"/,
     },
     {
       name: "a FIFO as the store",

@@ -284,7 +284,7 @@ const bad: Array<{
     name: "bad sample",
     extra: ["--sample", "-1"],
     exitCode: 2,
-    stderr: /^✗ --sample must be a whole number/,
+    stderr: /^✗ --sample must be an integer of at least 0/,
   },
   {
     name: "bad history line",

@@ -79,7 +79,7 @@ const usage: Array<{ name: string; args: string[]; exitCode: number; stderr: str
     name: "bad --parallel",
     args: ["--parallel", "0"],
     exitCode: 2,
-    stderr: '✗ --parallel must be a whole number of at least 1, got "0"\n',
+    stderr: '✗ --parallel must be an integer of at least 1, got "0"\n',
   },
   {
     name: "rubric without judge",
