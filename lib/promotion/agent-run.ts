@@ -4,7 +4,7 @@
 // and grade the rubric checks on its out/. Returns the run's sealed record.
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { mkdirConfined, writeConfined } from "../core/confined.ts";
+import { mkdirConfined, writeConfined } from "../core/confined-write.ts";
 import { UpstreamError } from "../core/errors.ts";
 import { run as runProc } from "../core/proc.ts";
 import { renderGrade } from "../grade/render.ts";

@@ -6,7 +6,8 @@
 // candidate, all with `[redacted]`. Credentials a transcript may carry go through lib/redact first.
 import { lstatSync, readdirSync, realpathSync, utimesSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ConfinedPathError, readConfined, writeConfined } from "../core/confined.ts";
+import { ConfinedPathError, readConfined } from "../core/confined.ts";
+import { writeConfined } from "../core/confined-write.ts";
 import type { Criterion } from "../leak/index.ts";
 import { walkTree } from "../leak/walk.ts";
 import { redactText } from "../redact/index.ts";

@@ -8,13 +8,8 @@
 // devices stay behind, listed as skipped (relative to run/).
 import { closeSync, constants, lstatSync, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import {
-  ConfinedPathError,
-  mkdirConfined,
-  openConfined,
-  readConfined,
-  writeConfined,
-} from "../core/confined.ts";
+import { ConfinedPathError, openConfined, readConfined } from "../core/confined.ts";
+import { mkdirConfined, writeConfined } from "../core/confined-write.ts";
 import { walkTree } from "../leak/walk.ts";
 
 /** The directories stage.ts lays out; the agent may empty them, never replace them. */

@@ -27,8 +27,8 @@ import {
   openRegular,
   readConfined,
   readRegular,
-  writeConfined,
 } from "../core/confined.ts";
+import { writeConfined } from "../core/confined-write.ts";
 import { ToolError, UpstreamError, UsageError } from "../core/errors.ts";
 
 /** How a harvest reaches its files (the CLI: paths as given; eval-mcp: confined under its root). */

@@ -12,13 +12,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  ConfinedPathError,
-  mkdirConfined,
-  readConfined,
-  readRegular,
-  writeConfined,
-} from "../../lib/core/confined.ts";
+import { ConfinedPathError, readConfined, readRegular } from "../../lib/core/confined.ts";
+import { mkdirConfined, writeConfined } from "../../lib/core/confined-write.ts";
 
 const base = mkdtempSync(join(tmpdir(), "confined-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
