@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { awsCredentials } from "../../lib/steps/replay.ts";
+import { awsCredentials } from "../../lib/wire/bedrock.ts";
 import { amzDate, awsEscape, regionOfUrl, signV4 } from "../../lib/wire/sigv4.ts";
 
 // The worked example of AWS's "Signature Calculations for the Authorization Header" (Amazon S3 API
