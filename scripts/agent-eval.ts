@@ -10,7 +10,8 @@ import { VERSION } from "../lib/core/version.ts";
 
 const promotion = () => import("./agent-eval/promotion.ts");
 
-const command = defineCommand({
+/** The citty definition: its subcommands and flags are what tests/core/strict-flags.test.ts walks. */
+export const command = defineCommand({
   meta: { name: "agent-eval", version: VERSION, description: "promotion lane and whole-task suites" },
   subCommands: {
     lock: () => promotion().then((m) => m.lock),
@@ -19,7 +20,7 @@ const command = defineCommand({
     verify: () => promotion().then((m) => m.verify),
     plan: () => promotion().then((m) => m.plan),
     suite: () => import("./agent-eval/suite.ts").then((m) => m.suite),
-    report: () => import("./agent-eval/report.ts").then((m) => m.report),
+    report: () => promotion().then((m) => m.report),
   },
 });
 

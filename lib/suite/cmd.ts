@@ -1,13 +1,17 @@
-// `agent-eval suite SUITE.yaml`: flags to options, the run, the outputs. Exit codes are halo's
-// (originals.md §6.7, §8): 0 the suite ran (whatever the trials did), 1 an error (printed as
+// `agent-eval suite SUITE.yaml`: its flags, flags to options, the run, the outputs. Exit codes are
+// halo's (originals.md §6.7, §8): 0 the suite ran (whatever the trials did), 1 an error (SUITE_EDGE:
 // `error: <msg>` on stderr; bad flags, a bad suite or task file, no engine, a cancelled run); 2 and 3
 // (policy issues, a tripped gate) belong to commands and flags this one does not have. The scorecard
 // goes to stdout (Markdown, or JSON with --output json); messages and progress go to stderr.
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
-import { ConfigError, messageOf, ToolError } from "../core/errors.ts";
+import type { ArgsDef } from "citty";
+import type { ToolEdge } from "../core/cli.ts";
+import { ConfigError, ToolError } from "../core/errors.ts";
+import { numberFlag } from "../core/flags.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
-import { isInteractive } from "../core/log.ts";
+import { createLogger, isInteractive } from "../core/log.ts";
 import { Progress } from "../core/progress.ts";
+import { exitOnSignal } from "../core/signals.ts";
 import { parseModelUrl } from "../isolation/docker/bridge.ts";
 import { BRIDGE_PORT, dockerCli } from "../isolation/docker/engine.ts";
 import { checkEngine, dockerRunner, installSignalCleanup } from "../isolation/docker/index.ts";
@@ -16,6 +20,36 @@ import { DRIVERS } from "./agents/index.ts";
 import { newRunId, runSuite, safeName } from "./run.ts";
 import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
 import { loadSuite, type Variant } from "./suite.ts";
+
+/** halo's edge: every error (a bad flag too) is one `error: <first line>` and exit 1. */
+export const SUITE_EDGE: ToolEdge = {
+  usageExit: 1,
+  remap: () => 1,
+  unexpectedExit: 1,
+  line: (message) => `error: ${message.split("\n")[0]}`,
+};
+
+const str = (description: string) => ({ type: "string", description }) as const;
+const bool = (description: string) => ({ type: "boolean", description }) as const;
+
+/** The flags of `agent-eval suite`. */
+export const SUITE_ARGS = {
+  suite: { type: "positional", required: false, description: "the suite file (evals/suites/<name>.yaml)" },
+  parallel: str("trials at once (default 2)"),
+  cpus: str("CPUs per container, at least 0.01 (default 2)"),
+  memory: str("memory per container (default 4g)"),
+  network: str("none (default: no egress; the agent reaches only its model) or bridge"),
+  "pass-env": str("NAME,... host variables given to the agent step only"),
+  seed: str("bootstrap seed, so intervals reproduce (default 1)"),
+  local: bool("TESTING ONLY: run every phase on this host, without isolation"),
+  output: str("text (default, Markdown), markdown or json"),
+  scorecard: str("also write the JSON scorecard to FILE"),
+  report: str("also write a report to FILE (Markdown; HTML if FILE ends in .html)"),
+  trials: str("the trials JSONL file, one line per finished trial (default <suite>.trials.jsonl)"),
+  resume: bool("keep the finished trials in the trials file and run only the rest"),
+  "model-url": str("the model endpoint agents reach (default: the harness vendor's API)"),
+  tasks: str("the tasks directory (default <suite dir>/../tasks)"),
+} as const satisfies ArgsDef;
 
 /** The flags of `agent-eval suite`, as citty hands them over (strings and booleans). */
 export interface SuiteFlags {
@@ -50,14 +84,7 @@ function flagError(message: string): ToolError {
   return new ToolError(message, 1);
 }
 
-function positiveInt(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
-    throw flagError(`${flag}: expected a positive integer, got ${JSON.stringify(value)}`);
-  return Number(value);
-}
-
-/** Flags checked and normalised; a bad one is a ToolError (exit 1) naming the flag. */
+/** Flags checked and normalised; a bad one is a ToolError naming the flag (SUITE_EDGE: exit 1). */
 export function parseFlags(f: SuiteFlags) {
   if (!f.suite) throw flagError("missing the suite file: agent-eval suite SUITE.yaml");
   const output = f.output ?? "text";
@@ -66,9 +93,8 @@ export function parseFlags(f: SuiteFlags) {
   const network = f.network ?? "none";
   if (network !== "none" && network !== "bridge")
     throw flagError(`--network: expected none or bridge, got ${JSON.stringify(network)}`);
-  const cpus = Number(f.cpus ?? "2");
-  if (!Number.isFinite(cpus) || cpus <= 0)
-    throw flagError(`--cpus: expected a positive number, got ${JSON.stringify(f.cpus)}`);
+  // Docker's least share of a CPU.
+  const cpus = numberFlag("--cpus", f.cpus, { integer: false, min: 0.01, fallback: 2 });
   const memory = f.memory ?? "4g";
   if (!/^\d+[bkmg]?$/i.test(memory))
     throw flagError(`--memory: expected a size like 4g or 512m, got ${JSON.stringify(memory)}`);
@@ -79,18 +105,15 @@ export function parseFlags(f: SuiteFlags) {
   for (const name of passEnv)
     if (!PASS_ENV_NAME.test(name))
       throw flagError(`--pass-env: ${JSON.stringify(name)} is not an UPPER_SNAKE variable name`);
-  const seedText = f.seed ?? "1";
-  if (!/^-?\d+$/.test(seedText) || !Number.isSafeInteger(Number(seedText)))
-    throw flagError(`--seed: expected an integer, got ${JSON.stringify(f.seed)}`);
   if (f["model-url"] !== undefined) parseModelUrl(f["model-url"]);
   return {
     suite: f.suite,
     output: output as (typeof OUTPUTS)[number],
-    parallel: positiveInt(f.parallel, "--parallel", 2),
+    parallel: numberFlag("--parallel", f.parallel, { min: 1, fallback: 2 }),
     network: network as "none" | "bridge",
     limits: { cpus, memory },
     passEnv,
-    seed: Number(seedText),
+    seed: numberFlag("--seed", f.seed, { fallback: 1 }),
     local: f.local === true,
     modelUrl: f["model-url"],
     trials: f.trials,
@@ -127,21 +150,10 @@ export async function writeReport(
   } else writeFileAtomic(path, renderMarkdown(sc));
 }
 
-/** Runs `agent-eval suite` and returns its exit code; never throws. */
+/** Runs `agent-eval suite`: 0 when the suite ran; an error goes to the edge (SUITE_EDGE). */
 export async function suiteCommand(flags: SuiteFlags): Promise<number> {
-  try {
-    await runCommand(flags);
-    return 0;
-  } catch (error) {
-    process.stderr.write(`error: ${messageOf(error).split("\n")[0]}\n`);
-    if (process.env.PROCTOR_DEBUG && error instanceof Error && error.stack)
-      process.stderr.write(`${error.stack}\n`);
-    return 1;
-  }
-}
-
-async function runCommand(flags: SuiteFlags): Promise<void> {
   const o = parseFlags(flags);
+  const log = createLogger("agent-eval");
   const suite = loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {});
   for (const v of suite.variants) {
     const name = DRIVERS[v.harness].apiKeyEnvName;
@@ -151,12 +163,12 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
       );
   }
   const runId = newRunId();
-  if (o.local) process.stderr.write(`${LOCAL_WARNING}\n`);
+  if (o.local) log.warn(LOCAL_WARNING);
   else {
     await checkEngine(dockerCli());
     if (o.passEnv.length > 0)
-      process.stderr.write(
-        `warning: --pass-env ${o.passEnv.join(",")} reaches the agent step only, never setup/check; prefer a short-lived gateway token over a real provider key\n`,
+      log.warn(
+        `warning: --pass-env ${o.passEnv.join(",")} reaches the agent step only, never setup/check; prefer a short-lived gateway token over a real provider key`,
       );
   }
   const controller = new AbortController();
@@ -166,9 +178,9 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
   // a second one exits at once, and lib/proc kills the trials' process groups on the way out.
   const stop = (signal: NodeJS.Signals) => {
     if (!controller.signal.aborted) {
-      process.stderr.write(`${signal}: finishing the trials in flight; again to stop now\n`);
+      log.warn(`${signal}: finishing the trials in flight; again to stop now`);
       controller.abort();
-    } else process.exit(signal === "SIGINT" ? 130 : 143);
+    } else exitOnSignal(signal);
   };
   if (o.local) {
     process.on("SIGINT", stop);
@@ -202,16 +214,16 @@ async function runCommand(flags: SuiteFlags): Promise<void> {
       onFinish: (j) => progress.finish(label(j)),
     });
     progress.clear();
-    if (resumed > 0)
-      process.stderr.write(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run\n`);
+    if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);
     if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(scorecard));
     if (o.report) await writeReport(o.report, scorecard, trials, trialsFile);
     process.stdout.write(o.output === "json" ? scorecardJson(scorecard) : renderMarkdown(scorecard));
-    if (o.local) process.stderr.write(`${LOCAL_WARNING}\n`);
+    if (o.local) log.warn(LOCAL_WARNING);
   } finally {
     progress.clear();
     uninstall();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
+  return 0;
 }
