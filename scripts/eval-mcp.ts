@@ -15,7 +15,8 @@ import { createEvalServer } from "../lib/mcp/server.ts";
 import { LineTransport } from "../lib/mcp/stdio.ts";
 import { harvest } from "../lib/steps/harvest.ts";
 
-const command = defineCommand({
+/** The citty definition: its subcommands and flags are what tests/core/strict-flags.test.ts walks. */
+export const command = defineCommand({
   meta: {
     name: "eval-mcp",
     version: VERSION,

@@ -7,7 +7,8 @@ import { runTool } from "../lib/core/cli.ts";
 import { isMain } from "../lib/core/runtime.ts";
 import { VERSION } from "../lib/core/version.ts";
 
-const command = defineCommand({
+/** The citty definition: its subcommands and flags are what tests/core/strict-flags.test.ts walks. */
+export const command = defineCommand({
   meta: { name: "eval-steps", version: VERSION, description: "harvest, replay and judge step suites" },
   subCommands: {
     harvest: () => import("./eval-steps/harvest.ts").then((m) => m.harvest),

@@ -58,7 +58,8 @@ const replay = defineCommand({
   run: () => 2, // never reached: main() hands replay to ghMain before citty
 });
 
-const command = defineCommand({
+/** The citty definition: its subcommands and flags are what tests/core/strict-flags.test.ts walks. */
+export const command = defineCommand({
   meta: { name: "gh-shim", version: VERSION, description: "gh record/replay shim (linked as gh it is gh)" },
   subCommands: { lint, replay },
 });

@@ -3,6 +3,7 @@
 // called by (a link named gh, gh-shim, grade, ...) or on a first-word subcommand (proctor grade ...).
 // Tools are imported lazily so `gh` replay does not pay for modules it never uses.
 import { basename } from "node:path";
+import { unknownFlag, unknownWord } from "../lib/core/suggest.ts";
 import { VERSION } from "../lib/core/version.ts";
 
 type ToolMain = (rawArgs: string[]) => Promise<number>;
@@ -16,6 +17,13 @@ const TOOLS: Record<string, () => Promise<{ main: ToolMain }>> = {
   "eval-steps": () => import("./eval-steps.ts"),
   "eval-mcp": () => import("./eval-mcp.ts"),
 };
+
+/** proctor's own flags (a tool's come after its name), by spelling. */
+const OWN_FLAGS = new Map([
+  ["help", "--help"],
+  ["h", "-h"],
+  ["version", "--version"],
+]);
 
 const USAGE = `proctor ${VERSION}: evidence that an agent change made it better or worse
 
@@ -56,7 +64,10 @@ export async function dispatch(argv0: string, args: string[]): Promise<number> {
   }
   const load = TOOLS[name];
   if (!load) {
-    process.stderr.write(`✗ Unknown tool "${name}": expected one of ${Object.keys(TOOLS).join(", ")}\n`);
+    const message = name.startsWith("-")
+      ? unknownFlag(name, OWN_FLAGS, ["--help", "--version"], "proctor")
+      : unknownWord("tool", name, Object.keys(TOOLS));
+    process.stderr.write(`✗ ${message}\n`);
     return 2;
   }
   const { main } = await load();

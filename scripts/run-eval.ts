@@ -8,7 +8,8 @@ import { isMain } from "../lib/core/runtime.ts";
 import { exitOnSignals } from "../lib/core/signals.ts";
 import { RUN_EVAL_ARGS, runEval } from "../lib/hermetic/cmd.ts";
 
-const command = defineCommand({
+/** The citty definition: its subcommands and flags are what tests/core/strict-flags.test.ts walks. */
+export const command = defineCommand({
   meta: {
     name: "run-eval",
     description:

@@ -2,9 +2,10 @@
 // and is the one place that turns results and errors into process.exitCode. A command's run() may
 // return a number, which becomes the exit code (a failed assertion is a result, not an error).
 // Errors print one line on stderr, never a stack (set PROCTOR_DEBUG=1 to see one).
-import { type CommandDef, renderUsage, runCommand } from "citty";
+import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
 import { messageOf, ToolError, UsageError } from "./errors.ts";
-import { checkFlags } from "./flags.ts";
+import { scanFlags } from "./flags.ts";
+import { unknownWord } from "./suggest.ts";
 import { VERSION } from "./version.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
@@ -98,17 +99,6 @@ export async function runTool(cmd: AnyCommand, rawArgs: string[], toolEdge: Tool
   return code;
 }
 
-/** A flag problem found before the command ran, with the command it was for. */
-class FlagError extends UsageError {
-  constructor(
-    message: string,
-    readonly leaf: AnyCommand,
-  ) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
-
 /**
  * The leaf with its flags checked (lib/core/flags.ts) and each repeatable flag's values handed to run()
  * as an array under every spelling citty accepts (citty itself keeps only the last value).
@@ -116,19 +106,23 @@ class FlagError extends UsageError {
 async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promise<AnyCommand> {
   const def = leaf.args;
   const argsDef = (typeof def === "function" ? await def() : await def) ?? {};
-  let repeats: Map<string, string[]>;
-  try {
-    const checked = checkFlags(argsDef, rest, label);
-    repeats = checked.values;
+  const subs = await subCommandsOf(leaf);
+  // Only a leaf that declares nothing takes its words as they are (grade runlog, gh-shim replay).
+  const scan = scanFlags(def === undefined && !subs ? undefined : argsDef, rest, label);
+  if (subs) {
+    const word = scan.positionals[0];
     // citty would still find a subcommand after a flag (`eval-steps --x harvest ...`) and run it
     // unchecked: flags go after the subcommand.
-    const subs = await subCommandsOf(leaf);
-    const word = checked.positionals[0];
-    if (subs && word !== undefined && Object.hasOwn(subs, word) && rest[0]?.startsWith("-"))
+    if (word !== undefined && Object.hasOwn(subs, word) && rest[0]?.startsWith("-"))
       throw new UsageError(`Cannot accept "${rest[0]}" before the subcommand "${word}": put it after`);
-  } catch (error) {
-    throw error instanceof UsageError ? new FlagError(error.message, leaf) : error;
+    // A word where a subcommand goes, when the command takes no words of its own, is a misspelt
+    // subcommand (named before any flag: those were meant for the subcommand).
+    const takesWords = Object.values(argsDef as ArgsDef).some((a) => a.type === "positional");
+    if (word !== undefined && !takesWords)
+      throw new UsageError(unknownWord("command", word, Object.keys(subs), label));
   }
+  if (scan.problem) throw scan.problem;
+  const repeats = scan.values;
   const run = leaf.run;
   if (repeats.size === 0 || !run) return leaf;
   return {

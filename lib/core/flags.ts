@@ -1,11 +1,12 @@
 // A command line's flags checked against what the command declares, before citty parses them: citty
 // gives node:util's parseArgs no `multiple` and no `strict`, so `--redact-pattern A --redact-pattern
 // B` silently dropped A and a mistyped `--redact-patern A` was ignored. A repeatable() flag keeps
-// every value in order; any other flag given twice, or not declared, is a usage error naming it.
-// Commands that declare no flags take their argv as it is (grade runlog).
+// every value in order; any other flag given twice, or not declared, is a usage error naming it and
+// the closest declared one. Only a command that declares no args at all takes argv as is (grade runlog).
 import { parseArgs } from "node:util";
-import type { ArgDef, ArgsDef, CommandDef } from "citty";
+import type { ArgDef, ArgsDef } from "citty";
 import { UsageError } from "./errors.ts";
+import { unknownFlag } from "./suggest.ts";
 
 const REPEATABLE = new WeakSet<object>();
 
@@ -26,21 +27,6 @@ export function flagValues(v: unknown): string[] {
   return (Array.isArray(v) ? v : [v]).map(String);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
-type AnyCommand = CommandDef<any>;
-type FlagErrorHandler = (error: UsageError) => number | Promise<number>;
-const HANDLERS = new WeakMap<object, FlagErrorHandler>();
-
-/** Lets a command report a flag error its own way (the promotion lane answers with a JSON object). */
-export function onFlagError(cmd: AnyCommand, handler: FlagErrorHandler): void {
-  HANDLERS.set(cmd, handler);
-}
-
-/** The handler a command registered for flag errors, if any. */
-export function flagErrorHandler(cmd: AnyCommand): FlagErrorHandler | undefined {
-  return HANDLERS.get(cmd);
-}
-
 const camel = (s: string) => s.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -48,6 +34,7 @@ interface Declared {
   name: string;
   boolean: boolean;
   repeatable: boolean;
+  alias: string[];
 }
 
 /** Every spelling citty accepts for a flag (name, camelCase, kebab-case, aliases) -> the flag. */
@@ -55,39 +42,48 @@ function spellings(argsDef: ArgsDef): Map<string, Declared> {
   const out = new Map<string, Declared>();
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === "positional") continue;
-    const d = { name, boolean: def.type === "boolean", repeatable: REPEATABLE.has(def) };
     const alias = "alias" in def && def.alias !== undefined ? [def.alias].flat() : [];
+    const d = { name, boolean: def.type === "boolean", repeatable: REPEATABLE.has(def), alias };
     for (const s of [name, camel(name), kebab(name), ...alias]) out.set(s, d);
   }
   return out;
 }
 
+/** What a command line holds, and the first flag problem in it (undefined when it has none). */
+export interface FlagScan {
+  /** The values of each repeatable flag given, in order. */
+  values: Map<string, string[]>;
+  /** The words that are neither flags nor their values. */
+  positionals: string[];
+  problem?: UsageError;
+}
+
 /**
- * Checks `rawArgs` against `argsDef` (the same tokens citty's parser sees) and returns the values of
- * each repeatable flag given, in order, and the words that are neither flags nor their values.
- * Throws UsageError for a repeated single-value flag, an undeclared flag, or a repeatable flag
- * without a value.
+ * Reads `rawArgs` against `argsDef` (the same tokens citty's parser sees) without throwing. With
+ * `argsDef` undefined (a command that declares nothing, a pass-through) only the words are read.
  */
-export function checkFlags(
-  argsDef: ArgsDef,
+export function scanFlags(
+  argsDef: ArgsDef | undefined,
   rawArgs: readonly string[],
   command: string,
-): { values: Map<string, string[]>; positionals: string[] } {
-  const byName = spellings(argsDef);
+): FlagScan {
+  const byName = spellings(argsDef ?? {});
   const values = new Map<string, string[]>();
-  // A command that declares no flags (a dispatcher, a pass-through) gets its words only.
-  const checked = byName.size > 0;
   const seen = new Map<string, number>();
+  let problem: UsageError | undefined;
   const given = (raw: string, d: Declared | undefined, value: string | undefined) => {
-    if (!checked) return;
-    if (!d) throw new UsageError(`Cannot accept unknown flag "${raw}": see ${command} --help`);
+    if (!argsDef || problem) return;
+    if (!d) {
+      problem = new UsageError(unknownFlagOf(raw, byName, command));
+      return;
+    }
     const n = (seen.get(d.name) ?? 0) + 1;
     seen.set(d.name, n);
     if (d.repeatable) {
-      if (value === undefined) throw new UsageError(`Cannot accept --${d.name} without a value`);
-      values.set(d.name, [...(values.get(d.name) ?? []), value]);
+      if (value === undefined) problem = new UsageError(`Cannot accept --${d.name} without a value`);
+      else values.set(d.name, [...(values.get(d.name) ?? []), value]);
     } else if (n > 1) {
-      throw new UsageError(`Cannot accept --${d.name} twice: it takes one value`);
+      problem = new UsageError(`Cannot accept --${d.name} twice: it takes one value`);
     }
   };
   // citty drops every `--no-<flag>` before `--` and sets <flag> to false; only a boolean may be negated.
@@ -111,7 +107,34 @@ export function checkFlags(
   for (const t of tokens)
     if (t.kind === "option") given(t.rawName, byName.get(t.name), t.value);
     else if (t.kind === "positional") positionals.push(t.value);
+  return problem ? { values, positionals, problem } : { values, positionals };
+}
+
+/**
+ * Checks `rawArgs` against `argsDef` and returns the values of each repeatable flag given, in order,
+ * and the words that are neither flags nor their values. Throws UsageError for a repeated
+ * single-value flag, an undeclared flag, or a repeatable flag without a value.
+ */
+export function checkFlags(
+  argsDef: ArgsDef | undefined,
+  rawArgs: readonly string[],
+  command: string,
+): { values: Map<string, string[]>; positionals: string[] } {
+  const { values, positionals, problem } = scanFlags(argsDef, rawArgs, command);
+  if (problem) throw problem;
   return { values, positionals };
+}
+
+/** The refusal of an undeclared flag, naming the closest spelling the command accepts. */
+function unknownFlagOf(raw: string, byName: Map<string, Declared>, command: string): string {
+  // Every spelling the command accepts, shown as its help names it.
+  const shown = new Map<string, string>([["help", "--help"]]);
+  for (const [s, d] of byName) {
+    shown.set(s, s.length === 1 ? `-${s}` : d.alias.includes(s) ? `--${s}` : `--${d.name}`);
+    if (d.boolean) shown.set(`no-${d.name}`, `--no-${d.name}`);
+  }
+  const names = [...new Set([...byName.values()].map((d) => `--${d.name}`))];
+  return unknownFlag(raw, shown, names, command);
 }
 
 /** What a numeric flag accepts. */

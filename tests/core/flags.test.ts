@@ -10,6 +10,7 @@ import type { ArgsDef } from "citty";
 import { checkFlags, flagValues, isRepeatable, repeatable } from "../../lib/core/flags.ts";
 import { run } from "../../lib/core/proc.ts";
 import { type PairKey, parsePairKey } from "../../lib/steps/pairs/index.ts";
+import { allCommands } from "../support/commands.ts";
 import { startMockModel, text } from "../support/mock-model.ts";
 import { generateSessions, pairLine, sessionPairs } from "../support/pair-gen.ts";
 import { tempDir } from "../support/tmp.ts";
@@ -188,7 +189,8 @@ describe("a single-value flag given twice is refused (exit 2, one line)", () => 
     expect(await cli("eval-steps", ["harvest", "--pairs", "p", "--redact-patern", "x"])).toEqual({
       exitCode: 2,
       stdout: "",
-      stderr: '✗ Cannot accept unknown flag "--redact-patern": see eval-steps harvest --help\n',
+      stderr:
+        '✗ Cannot accept unknown flag "--redact-patern": did you mean --redact-pattern? (see eval-steps harvest --help)\n',
     });
   });
 });
@@ -219,22 +221,50 @@ describe("checkFlags", () => {
     expect(Object.fromEntries(checkFlags(def, argv, "demo").values)).toEqual(expected);
   });
 
+  const listed = "expected one of --jobs, --dry-run, --redact-pattern (see demo --help)";
   test.each([
     { argv: ["-j", "1", "--jobs", "2"], error: "Cannot accept --jobs twice: it takes one value" },
     { argv: ["--dry-run", "--no-dry-run"], error: "Cannot accept --dry-run twice: it takes one value" },
-    { argv: ["--no-jobs"], error: 'Cannot accept unknown flag "--no-jobs": see demo --help' },
-    { argv: ["--nope"], error: 'Cannot accept unknown flag "--nope": see demo --help' },
-    { argv: ["-x"], error: 'Cannot accept unknown flag "-x": see demo --help' },
+    { argv: ["--no-jobs"], error: `Cannot accept unknown flag "--no-jobs": ${listed}` },
+    { argv: ["--nope"], error: `Cannot accept unknown flag "--nope": ${listed}` },
+    { argv: ["-x"], error: `Cannot accept unknown flag "-x": ${listed}` },
+    {
+      argv: ["--jbos", "2"],
+      error: 'Cannot accept unknown flag "--jbos": did you mean --jobs? (see demo --help)',
+    },
+    {
+      argv: ["--dryrun"],
+      error: 'Cannot accept unknown flag "--dryrun": did you mean --dry-run? (see demo --help)',
+    },
+    {
+      argv: ["--no-dryrun"],
+      error: 'Cannot accept unknown flag "--no-dryrun": did you mean --no-dry-run? (see demo --help)',
+    },
+    {
+      argv: ["--redactPatern", "x"],
+      error: 'Cannot accept unknown flag "--redactPatern": did you mean --redact-pattern? (see demo --help)',
+    },
+    {
+      argv: ["--hlep"],
+      error: 'Cannot accept unknown flag "--hlep": did you mean --help? (see demo --help)',
+    },
+    { argv: ["-J"], error: `Cannot accept unknown flag "-J": ${listed}` },
     { argv: ["--redact-pattern"], error: "Cannot accept --redact-pattern without a value" },
   ])("refuses $argv", ({ argv, error }) => {
     expect(() => checkFlags(def, argv, "demo")).toThrow(error);
   });
 
-  test("a command that declares no flags takes its argv as it is", () => {
-    expect(checkFlags({}, ["--anything", "--anything", "x"], "demo")).toEqual({
+  test("a command that declares nothing takes its argv as it is", () => {
+    expect(checkFlags(undefined, ["--anything", "--anything", "x"], "demo")).toEqual({
       values: new Map(),
       positionals: ["x"],
     });
+  });
+
+  test("a command that declares words but no flags refuses every flag", () => {
+    expect(() => checkFlags({ file: { type: "positional" } }, ["--anything", "x"], "demo")).toThrow(
+      'Cannot accept unknown flag "--anything": demo takes no flags (see demo --help)',
+    );
   });
 
   test("flagValues", () => {
@@ -243,18 +273,10 @@ describe("checkFlags", () => {
 });
 
 test("the repeatable flags are exactly the documented ones", async () => {
-  const commands = {
-    "eval-steps harvest": (await import("../../scripts/eval-steps/harvest.ts")).harvest,
-    "eval-steps judge": (await import("../../scripts/eval-steps/judge.ts")).judge,
-    "eval-steps run": (await import("../../scripts/eval-steps/run.ts")).run,
-    "agent-eval suite": (await import("../../scripts/agent-eval/suite.ts")).suite,
-    "agent-eval report": (await import("../../scripts/agent-eval/report.ts")).report,
-    ...(await import("../../scripts/agent-eval/promotion.ts")),
-  };
-  const found = Object.entries(commands).flatMap(([name, cmd]) =>
-    Object.entries((cmd as { args?: ArgsDef }).args ?? {})
+  const found = (await allCommands()).flatMap((c) =>
+    Object.entries(c.args)
       .filter(([, d]) => isRepeatable(d))
-      .map(([flag]) => `${name} --${flag}`),
+      .map(([flag]) => `${c.path} --${flag}`),
   );
   expect(found.sort()).toEqual([
     "eval-steps harvest --keep-field",
