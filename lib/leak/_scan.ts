@@ -4,8 +4,9 @@
 // same way. Where normalising changed the text, the raw words are matched too, so nothing the raw
 // scan found is lost. Memory is bounded by the read size and the 6 decode buffers.
 import { Buffer } from "node:buffer";
+import { ByteSearch } from "./_byte-search.ts";
 import { EncodedRuns } from "./_decode.ts";
-import { ByteSearch, WordWindowSearch } from "./_match.ts";
+import { WordWindowSearch } from "./_match.ts";
 import { type Normalized, Normalizer, normalizeText } from "./_normalize.ts";
 import { Utf8Check } from "./_utf8.ts";
 

@@ -7,7 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ByteSearch, WordWindowSearch } from "../../lib/leak/_match.ts";
+import { ByteSearch } from "../../lib/leak/_byte-search.ts";
+import { WordWindowSearch } from "../../lib/leak/_match.ts";
 import {
   findLeaks,
   type LeakSpec,
