@@ -4,7 +4,7 @@
 // the command (lib/steps/cmd.ts).
 import { UsageError } from "../core/errors.ts";
 import { pool } from "../core/pool.ts";
-import type { StepCase } from "./case.ts";
+import { STEP_PROTOCOLS, type StepCase } from "./case.ts";
 import { type JudgeRoute, judgeStep, readRubric } from "./judge.ts";
 import { type Endpoint, loadSuite, replayCase } from "./replay.ts";
 import { buildStepScorecard, type StepResult, type StepScorecard } from "./scorecard.ts";
@@ -38,7 +38,7 @@ export function keyFromEnv(flag: string, name: string, env: Record<string, strin
 }
 
 /** The protocols a route may speak, as the --*-protocol flags name them. */
-export const ROUTE_PROTOCOLS = ["anthropic", "bedrock", "responses", "gemini"] as const;
+export const ROUTE_PROTOCOLS = STEP_PROTOCOLS;
 
 /** Replays the suite and returns its scorecard. */
 export async function runStepSuite(o: RunOptions): Promise<StepScorecard> {
