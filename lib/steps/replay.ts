@@ -1,8 +1,8 @@
-// Step replay: each case's request sent non-streaming (again only on 429/5xx) to one model route in
-// its own wire protocol, through one rewrite (the model and streaming replaced, nothing else), then graded by
-// lib/steps/match.ts. The protocol registry (lib/wire) builds the request (URL, auth header, the
-// rewrite) and reads the answer; lib/core/http.ts sends it (timeout, bounded retries, no key in an
-// error). An errored call fails its case. Loading the suite, the scorecard and printing live elsewhere.
+// Step replay: each case's request sent non-streaming (again only on a 429 or 5xx) to one model
+// route in its own wire protocol, through one rewrite (the model and streaming replaced, nothing
+// else), then graded by lib/steps/match.ts. The protocol registry (lib/wire) builds the request and
+// reads the answer; lib/core/http.ts sends it (timeout, bounded retries, no key in an error). An
+// errored call fails its case. Loading the suite, the scorecard and printing live elsewhere.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
@@ -23,7 +23,7 @@ export function buildRequest(c: Pick<StepCase, "protocol" | "request">, ep: Endp
   return protocol(c.protocol).buildRequest(c.request, ep);
 }
 
-/** Sends one request; the reply's answer, or an error line (HTTP status, network, not a reply). */
+/** Sends one request; the answer or an error line, and the latency of the last attempt (not the backoff). */
 export async function send(
   name: StepProtocol,
   req: WireRequest,
