@@ -1,7 +1,7 @@
 // What every wire protocol shares: the protocol-neutral shapes (tool calls, tool results, offered
-// tools, usage, a replayed answer, a route and a wire request), Server-Sent Events framing, reading
-// required argument names from a tool's JSON Schema, and the helpers the protocol modules build their
-// client side from (the model rewrite, base URL joining, the last model turn). Pure functions.
+// tools, usage, a replayed answer, a route, a wire request), Server-Sent Events framing, a tool
+// schema's required argument names (and a sample value for a schema), and the helpers the protocol
+// modules build their client side from (the model rewrite, base URLs, the last model turn).
 import type { z } from "zod";
 import { ToolError } from "../core/errors.ts";
 
@@ -109,6 +109,20 @@ export function requiredArgs(schema: unknown): string[] {
 /** True for a plain (non-array, non-null) object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A value valid for a (simple) JSON Schema: enums take their first value, numbers their minimum or 1. */
+export function sampleForSchema(schema: unknown): unknown {
+  if (!isRecord(schema)) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? "object")).toLowerCase();
+  if (type === "string") return "mock";
+  if (type === "integer" || type === "number") return typeof schema.minimum === "number" ? schema.minimum : 1;
+  if (type === "boolean") return false;
+  if (type === "array") return [sampleForSchema(schema.items)];
+  if (type === "null") return null;
+  const props = isRecord(schema.properties) ? schema.properties : {};
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sampleForSchema(v)]));
 }
 
 /** Parses tool-call arguments given as a JSON string; a non-object or bad JSON yields `{}`. */

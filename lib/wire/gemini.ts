@@ -19,6 +19,7 @@ import {
   type Route,
   rawCall,
   requiredArgs,
+  sampleForSchema,
   sseJson,
   type ToolCall,
   type ToolResult,
@@ -101,24 +102,13 @@ export function hasToolResult(req: GenerateContentRequest): boolean {
   return toolResults(req).length > 0;
 }
 
+/** A value valid for a (simple) JSON Schema (lib/wire/common.ts). */
+export { sampleForSchema };
+
 /** The JSON Schema the router asks its answer to follow (responseJsonSchema or responseSchema), if any. */
 export function responseSchema(req: GenerateContentRequest): unknown {
   const g = req.generationConfig ?? {};
   return g.responseJsonSchema ?? g.responseSchema;
-}
-
-/** A value valid for a (simple) JSON Schema: enums take their first value, numbers their minimum or 1. */
-export function sampleForSchema(schema: unknown): unknown {
-  if (!isRecord(schema)) return null;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? "object")).toLowerCase();
-  if (type === "string") return "mock";
-  if (type === "integer" || type === "number") return typeof schema.minimum === "number" ? schema.minimum : 1;
-  if (type === "boolean") return false;
-  if (type === "array") return [sampleForSchema(schema.items)];
-  if (type === "null") return null;
-  const props = isRecord(schema.properties) ? schema.properties : {};
-  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sampleForSchema(v)]));
 }
 
 function usageOf(u: Usage): Record<string, number> {

@@ -279,22 +279,12 @@ export function armAction(r: Record<string, unknown>): ArmAction {
 /** Where a request keeps its conversation. */
 export const conversationKey = "input";
 
-const MODEL_ITEMS = new Set([
-  "reasoning",
-  "function_call",
-  "custom_tool_call",
-  "local_shell_call",
-  "web_search_call",
-]);
-
-function isModelItem(item: unknown): boolean {
-  if (!isRecord(item)) return false;
-  return (
-    MODEL_ITEMS.has(String(item.type)) ||
-    (item.type === "message" && item.role === "assistant") ||
-    (item.type === undefined && item.role === "assistant")
-  );
-}
+// Items a model turn is made of; a message item counts when the assistant wrote it.
+const MODEL_ITEMS = ["reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call"];
+const isModelItem = (item: unknown): boolean =>
+  isRecord(item) &&
+  (MODEL_ITEMS.includes(String(item.type)) ||
+    ((item.type === "message" || item.type === undefined) && item.role === "assistant"));
 
 /** The last model turn (several items: reasoning, calls, a message): where it starts and what it called. */
 export function lastTurn(items: readonly unknown[]): { at: number; calls: RawCall[] } | undefined {
