@@ -1,4 +1,5 @@
-// Progress on a terminal: one self-rewriting stderr line (`run-eval 3/11 · running a, b`), shown only
+// Progress on a terminal: one self-rewriting stderr line (`run-eval 3/11 · running a, b`, or a count
+// alone when the caller only counts, `eval-steps run 40/48`), shown only
 // when stderr is interactive and not in CI (lib/core/log.ts isInteractive). It steps aside while a case's
 // block is printed, so blocks and the line never mix.
 import { isInteractive } from "./log.ts";
@@ -41,7 +42,7 @@ export class Progress {
     }
     const names = [...this.running].join(", ");
     const width = Math.max(20, (this.stream.columns ?? 80) - 1);
-    const text = `${this.label} ${this.done}/${this.total} · running ${names}`;
+    const text = `${this.label} ${this.done}/${this.total}${names ? ` · running ${names}` : ""}`;
     this.stream.write(`\r\x1b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
     this.shown = true;
   }

@@ -7,6 +7,7 @@ import { UsageError } from "../core/errors.ts";
 import { flagValues, numberFlag, repeatable } from "../core/flags.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger, isInteractive } from "../core/log.ts";
+import { Progress } from "../core/progress.ts";
 import type { SelectReason } from "./case.ts";
 import { type HarvestResult, harvest } from "./harvest.ts";
 import { judgePairs } from "./judge-pairs.ts";
@@ -150,7 +151,8 @@ function judgeOf(args: Args<"run">): RunOptions["judge"] {
 export async function runCmd(args: Args<"run">): Promise<number> {
   const output = outputOf(args.output);
   const judge = judgeOf(args);
-  const tty = isInteractive();
+  // The one progress line (lib/core/progress.ts): shown on a terminal only, made once the count is known.
+  let progress: Progress | undefined;
   const sc = await runStepSuite({
     suite: args.suite,
     model: args.model,
@@ -161,10 +163,12 @@ export async function runCmd(args: Args<"run">): Promise<number> {
     seed: atLeast1("--seed", args.seed, 1),
     ...(args.region ? { region: args.region } : {}),
     ...(judge ? { judge } : {}),
-    // A self-rewriting count on a terminal only (a log line per step would drown the scorecard).
-    ...(tty ? { onResult: (_r, done, total) => process.stderr.write(`\r${done}/${total} steps`) } : {}),
+    onResult: (r, _done, total) => {
+      progress ??= new Progress(total, isInteractive(), process.stderr, "eval-steps run");
+      progress.finish(r.id);
+    },
   });
-  if (tty) process.stderr.write("\n");
+  progress?.clear();
   const json = `${JSON.stringify(sc, null, 2)}\n`;
   if (args.scorecard) writeFileAtomic(args.scorecard, json);
   if (args.report) writeFileAtomic(args.report, renderStepsReportHtml(sc));

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { defineCommand } from "citty";
-import { runTool } from "../../lib/core/cli.ts";
+import { runTool, withEdge } from "../../lib/core/cli.ts";
 import { ConfigError, ToolError, UsageError } from "../../lib/core/errors.ts";
+import { signalExitCode } from "../../lib/core/signals.ts";
 import { VERSION } from "../../lib/core/version.ts";
 
 // Capture what the edge writes, and restore process.exitCode so a test never leaks its code.
@@ -162,4 +163,82 @@ describe("runTool", () => {
     const code = await runTool(root, ["check", "--help"]);
     expect({ code, shows: out.includes("checks one thing") }).toEqual({ code: 0, shows: true });
   });
+});
+
+describe("withEdge: a subcommand's own edge over the tool's", () => {
+  const failing = (error: unknown) =>
+    defineCommand({
+      meta: { name: "sub" },
+      args: { n: { type: "string" } },
+      run: () => {
+        throw error;
+      },
+    });
+  const envelope = (e: unknown, exit: number) => `${JSON.stringify({ error: String(e), exit })}\n`;
+  const cases = [
+    {
+      name: "the JSON envelope on stdout and the ✗ line, 1 remapped to 4",
+      error: new ToolError("no such run", 1),
+      edge: { remap: (e: ToolError) => (e.exitCode === 1 ? 4 : undefined), envelope },
+      args: ["sub"],
+      want: { code: 4, out: '{"error":"ToolError: no such run","exit":4}\n', err: "✗ no such run\n" },
+    },
+    {
+      name: "an unexpected error takes unexpectedExit",
+      error: new TypeError("boom"),
+      edge: { unexpectedExit: 4 },
+      args: ["sub"],
+      want: { code: 4, out: "", err: "✗ boom\n" },
+    },
+    {
+      name: "halo's line and exit 1, also for a flag error",
+      error: new UsageError("never thrown"),
+      edge: { remap: () => 1, usageExit: 1, line: (m: string) => `error: ${m.split("\n")[0]}` },
+      args: ["sub", "--n", "1", "--n", "2"],
+      want: { code: 1, out: "", err: "error: Cannot accept --n twice: it takes one value\n" },
+    },
+    {
+      name: "the envelope also answers a flag error",
+      error: new UsageError("never thrown"),
+      edge: { envelope },
+      args: ["sub", "--n", "1", "--n", "2"],
+      want: {
+        code: 2,
+        out: '{"error":"UsageError: Cannot accept --n twice: it takes one value","exit":2}\n',
+        err: "✗ Cannot accept --n twice: it takes one value\n",
+      },
+    },
+  ];
+  for (const c of cases)
+    test(c.name, async () => {
+      const root = defineCommand({
+        meta: { name: "root" },
+        subCommands: { sub: withEdge(failing(c.error), c.edge) },
+      });
+      const code = await runTool(root, c.args, { usageExit: 2 });
+      expect({ code, out, err }).toEqual(c.want);
+    });
+
+  test("PROCTOR_DEBUG prints the stack after the line, at the edge only", async () => {
+    process.env.PROCTOR_DEBUG = "1";
+    try {
+      await runTool(
+        cmdThat(() => {
+          throw new ToolError("Cannot replay: no entry", 1);
+        }),
+        ["x"],
+      );
+    } finally {
+      delete process.env.PROCTOR_DEBUG;
+    }
+    const [line, stack] = err.split("\n");
+    expect({ line, stackHead: stack?.startsWith("ToolError: Cannot replay: no entry") }).toEqual({
+      line: "✗ Cannot replay: no entry",
+      stackHead: true,
+    });
+  });
+});
+
+test("signalExitCode: a shell's codes", () => {
+  expect((["SIGINT", "SIGTERM"] as const).map(signalExitCode)).toEqual([130, 143]);
 });
