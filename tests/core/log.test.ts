@@ -36,7 +36,7 @@ describe("useColor", () => {
 });
 
 describe("createLogger", () => {
-  const logged = (env: Record<string, string>, isTTY: boolean, verbose = false) => {
+  const logged = (env: Record<string, string | undefined>, isTTY: boolean, verbose = false) => {
     const lines: string[] = [];
     const log = createLogger("demo", { env, isTTY, verbose, write: (t) => lines.push(t) });
     log.error("✗ pair a: timed out");
