@@ -10,6 +10,7 @@ import { z } from "zod";
 import { jsonSyntaxWhere } from "../../compat/py/json.ts";
 import { accessProblem, openRegular } from "../../core/confined.ts";
 import { ConfigError } from "../../core/errors.ts";
+import type { WireName } from "../../wire/index.ts";
 import { type Line, LineTooLongError, readLines } from "./lines.ts";
 import { keyRing, type PairKey, unseal } from "./seal.ts";
 
@@ -24,7 +25,7 @@ export const PAIR_PROTOCOLS = {
   openai: "responses",
   "openai-responses": "responses",
   gemini: "gemini",
-} as const;
+} as const satisfies Record<string, WireName>;
 
 /** The default longest row (bytes): requests with long histories fit; `--max-row-bytes` raises it. */
 export const DEFAULT_MAX_ROW_BYTES = 32 << 20;
