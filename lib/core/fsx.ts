@@ -1,6 +1,7 @@
 // File-system helpers every lane needs: atomic writes (temp file + rename, so a reader never sees a
 // half-written file), exclusive locks that work across processes, and path joins that refuse to
 // leave a root. It does not parse formats; lib/<format>.ts does that on top of these.
+import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import {
   accessSync,
@@ -11,6 +12,8 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -185,4 +188,25 @@ export function executablesOnPath(name: string, searchPath: string | undefined):
 /** The first executable named `name` on `searchPath`, or null (which(1)). */
 export function which(name: string, searchPath: string | undefined): string | null {
   return executablesOnPath(name, searchPath)[0] ?? null;
+}
+
+/** Up to `length` bytes of `fd` from `offset` (fewer at the end of the file); the fd's position is not moved. */
+export function readAt(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, offset + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? buf : buf.subarray(0, got);
+}
+
+/** The real path of `p` (links resolved), or `fallback` when there is none (missing, unreadable). */
+export function realpathOr(p: string, fallback: string = p): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return fallback;
+  }
 }

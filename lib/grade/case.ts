@@ -4,7 +4,7 @@
 // a bad assertion is graded as a failed line, not refused here. case.json is read capped and never
 // from a FIFO; a parse error names the file, the line and the column (nesting is bounded, no stack
 // overflow).
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { z } from "zod";
 import { PyJsonError, parsePyJson } from "../compat/py/json.ts";
@@ -12,6 +12,7 @@ import { pyRepr, pyStr } from "../compat/py/repr.ts";
 import { lineColumn } from "../compat/py/text.ts";
 import { isPyDict, pyTruthy } from "../compat/py/value.ts";
 import { ConfigError } from "../core/errors.ts";
+import { readAt } from "../core/fsx.ts";
 
 /** The six grade tools, in grade.py's GRADE_HANDLERS order. */
 export const CASE_TOOLS = [
@@ -122,14 +123,7 @@ function readCaseBytes(path: string): Buffer {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error("not a regular file");
     if (st.size > MAX_CASE_BYTES) throw new Error(`larger than ${MAX_CASE_BYTES} bytes`);
-    const buf = Buffer.alloc(st.size);
-    let off = 0;
-    while (off < st.size) {
-      const n = readSync(fd, buf, off, st.size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.subarray(0, off);
+    return readAt(fd, 0, st.size);
   } finally {
     closeSync(fd);
   }

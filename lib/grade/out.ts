@@ -3,11 +3,11 @@
 // inside OUT, no symlinks), and the one way the grader reads a file: a path under OUT through
 // lib/core/confined.ts (no link at any component, O_NONBLOCK, FIFOs and devices refused, capped), any
 // other path regular-only and capped too. It does not decide pass or fail.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { pyOSError } from "../compat/py/text.ts";
 import { ConfinedPathError, openConfined, readConfined, readRegular } from "../core/confined.ts";
-import { resolveInside } from "../core/fsx.ts";
+import { readAt, resolveInside } from "../core/fsx.ts";
 
 /** grade.py's `(?<![A-Za-z0-9_])OUT(?=/|$|[^A-Za-z0-9_])`: OUT as a path root, never inside a word. */
 export const OUT_RE = /(?<![A-Za-z0-9_])OUT(?=\/|$|[^A-Za-z0-9_])/g;
@@ -116,15 +116,7 @@ export function readRegularFile(path: string, limit = MAX_FILE_BYTES): Uint8Arra
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return null;
-    const want = Math.min(st.size, limit);
-    const buf = Buffer.alloc(want);
-    let off = 0;
-    while (off < want) {
-      const n = readSync(fd, buf, off, want - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.subarray(0, off);
+    return readAt(fd, 0, Math.min(st.size, limit));
   } finally {
     closeSync(fd);
   }

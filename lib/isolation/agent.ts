@@ -18,7 +18,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readSync, realpathSync, r
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, resolve, sep } from "node:path";
 import { UpstreamError } from "../core/errors.ts";
-import { isExecutable, which } from "../core/fsx.ts";
+import { isExecutable, realpathOr, which } from "../core/fsx.ts";
 import { run } from "../core/proc.ts";
 import type { Sandbox, SandboxSpec, WrapContext } from "./sandbox/index.ts";
 import {
@@ -82,19 +82,11 @@ function outermostNodeModules(p: string): string | null {
 
 function installDirOf(p: string): string[] {
   const out: string[] = [];
-  for (const path of new Set([p, safeRealpath(p)])) {
+  for (const path of new Set([p, realpathOr(p)])) {
     if (isSystemPath(path)) continue;
     out.push(outermostNodeModules(path) ?? dirname(path));
   }
   return out;
-}
-
-function safeRealpath(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }
 
 /** The interpreter of a `#!` script (`/usr/bin/env node` resolved on PATH), or null. */
@@ -137,7 +129,7 @@ export function resolveAgentInstall(
   if (exe === null || !existsSync(exe) || !isExecutable(exe))
     throw new UpstreamError(`agent cannot start: ${JSON.stringify(cmd)} is not an executable file`);
   const dirs = installDirOf(exe);
-  const interp = interpreterOf(safeRealpath(exe), searchPath);
+  const interp = interpreterOf(realpathOr(exe), searchPath);
   if (interp) dirs.push(...installDirOf(interp).map((d) => (basename(d) === "bin" ? dirname(d) : d)));
   const arg1 = command[1];
   if (INTERPRETERS.test(basename(exe)) && arg1 && isAbsolute(arg1) && existsSync(arg1))

@@ -26,11 +26,12 @@
 // agent reads or writes its run root but collect.ts's descriptor walk; a link where the layout has a
 // directory or file is a leak (the run is invalid), never followed.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { codepointCompare } from "../compat/py/text.ts";
 import { ConfigError, UpstreamError, UsageError } from "../core/errors.ts";
+import { realpathOr } from "../core/fsx.ts";
 import { checkReadable, detectAgentSandbox, resolveAgentInstall } from "../isolation/agent.ts";
 import { Rng, shuffle } from "../stats/index.ts";
 import { oneRun } from "./agent-run.ts";
@@ -86,13 +87,7 @@ function isInside(child: string, parent: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 }
 
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
+const real = (p: string): string => realpathOr(p, resolve(p));
 
 /** Runs the lane; throws ToolError subclasses with the lane's exit codes (2, 3, 4). */
 export async function promotionRun(opts: RunOptions): Promise<RunResult> {

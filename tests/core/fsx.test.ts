@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import {
   chmodSync,
+  closeSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   statSync,
@@ -11,6 +13,8 @@ import {
 import { join } from "node:path";
 import {
   executablesOnPath,
+  readAt,
+  realpathOr,
   resolveInside,
   which,
   withFileLock,
@@ -120,5 +124,44 @@ describe("which / executablesOnPath", () => {
       first: join(dir.path, "b", "tool"),
       none: null,
     });
+  });
+});
+
+describe("readAt", () => {
+  test.each([
+    { name: "a slice inside the file", offset: 2, length: 3, expected: "cde" },
+    { name: "past the end: what is there", offset: 8, length: 5, expected: "ij" },
+    { name: "from beyond the end: nothing", offset: 20, length: 4, expected: "" },
+    { name: "zero bytes", offset: 0, length: 0, expected: "" },
+  ])("$name", ({ offset, length, expected }) => {
+    using dir = tempDir("proctor-fsx");
+    const path = join(dir.path, "f");
+    writeFileSync(path, "abcdefghij");
+    const fd = openSync(path, "r");
+    try {
+      const first = readAt(fd, offset, length).toString("latin1");
+      // The descriptor's own position is not moved: a second read gives the same bytes.
+      expect({ first, again: readAt(fd, offset, length).toString("latin1") }).toEqual({
+        first: expected,
+        again: expected,
+      });
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+
+describe("realpathOr", () => {
+  test("a link resolves; a missing path gives the fallback, by default the path itself", () => {
+    using dir = tempDir("proctor-fsx");
+    const target = join(dir.path, "t");
+    writeFileSync(target, "x");
+    symlinkSync(target, join(dir.path, "l"));
+    const real = realpathOr(target);
+    expect({
+      link: realpathOr(join(dir.path, "l")),
+      missing: realpathOr(join(dir.path, "nope")),
+      fallback: realpathOr(join(dir.path, "nope"), "else"),
+    }).toEqual({ link: real, missing: join(dir.path, "nope"), fallback: "else" });
   });
 });

@@ -3,10 +3,10 @@
 // before it is kept, and one in which a credential shape survives redaction is refused. Captures
 // are written once, when the invocation ends, atomically and preserving the cassette's mode.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { pyJsonDumps } from "../../compat/py/json.ts";
-import { ensureDir, executablesOnPath, writeFileAtomic } from "../../core/fsx.ts";
+import { ensureDir, executablesOnPath, realpathOr, writeFileAtomic } from "../../core/fsx.ts";
 import { DETECTORS, type Detector, findSecrets, redactText } from "../../redact/index.ts";
 import { CallIndex, type CassetteCall, cassetteCalls, normalizeArgv, readCassetteText } from "../cassette.ts";
 
@@ -26,11 +26,11 @@ const SHIM_MARKS = ["gh_shim.py", "gh-shim", "scripts/proctor.ts", RECORDING_MAR
 
 /** The first executable `gh` on PATH that is not this shim, or null. */
 export function findRealGh(pathVar: string | undefined, self: readonly string[]): string | null {
-  const selfReal = new Set(self.flatMap((p) => (p ? [safeRealpath(p)] : [])));
+  const selfReal = new Set(self.flatMap((p) => (p ? [realpathOr(p)] : [])));
   for (const candidate of executablesOnPath(process.platform === "win32" ? "gh.exe" : "gh", pathVar)) {
     try {
       const st = statSync(candidate);
-      if (!st.isFile() || selfReal.has(safeRealpath(candidate))) continue;
+      if (!st.isFile() || selfReal.has(realpathOr(candidate))) continue;
       if (st.size < 1024 * 1024) {
         const text = readFileSync(candidate, "latin1");
         if (SHIM_MARKS.some((m) => text.includes(m))) continue;
@@ -41,14 +41,6 @@ export function findRealGh(pathVar: string | undefined, self: readonly string[])
     }
   }
   return null;
-}
-
-function safeRealpath(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }
 
 /** Redacts a capture; `survivors` lists credential shapes still present in what would be written. */

@@ -12,13 +12,12 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readSync,
   rmSync,
   statSync,
 } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../core/fsx.ts";
+import { readAt, writeFileAtomic } from "../../core/fsx.ts";
 import { fastHash } from "../../core/runtime.ts";
 import {
   argvKey,
@@ -144,17 +143,6 @@ function pad(n: number): string {
   return String(n).padStart(10, "0");
 }
 
-function pread(fd: number, start: number, length: number): Buffer {
-  const buf = Buffer.alloc(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, start + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return got === length ? buf : buf.subarray(0, got);
-}
-
 class StaleIndex extends Error {}
 
 function indexedReplayer(
@@ -171,7 +159,7 @@ function indexedReplayer(
     return null;
   }
   try {
-    const head = pread(idx, 0, 256).toString("latin1");
+    const head = readAt(idx, 0, 256).toString("latin1");
     const nl = head.indexOf("\n");
     const [magic, stampRead, countText, prefixText] = head.slice(0, nl).split(" ");
     const count = Number(countText);
@@ -180,7 +168,7 @@ function indexedReplayer(
     if (magic !== MAGIC || stampRead !== stamp || !Number.isInteger(count) || !Number.isInteger(prefixBytes))
       return null;
     if (fstatSync(idx).size !== table + count * ROW) return null;
-    const prefixes = JSON.parse(pread(idx, nl + 1, prefixBytes).toString("utf8")) as [
+    const prefixes = JSON.parse(readAt(idx, nl + 1, prefixBytes).toString("utf8")) as [
       number,
       number,
       number,
@@ -191,7 +179,7 @@ function indexedReplayer(
     const entryAt = (index: number, start: number, end: number): CassetteCall => {
       const fd = openSync(path, "r");
       try {
-        const call = toCall(JSON.parse(pread(fd, start, end - start).toString("utf8")), index);
+        const call = toCall(JSON.parse(readAt(fd, start, end - start).toString("utf8")), index);
         if (!call) throw new StaleIndex();
         return call;
       } catch {
@@ -205,7 +193,7 @@ function indexedReplayer(
       const h = fastHash(k);
       // Binary search with one small pread per probe: 14 reads for 10,000 rows, no page-ins.
       const fd = openSync(file, "r");
-      const row = (r: number) => pread(fd, table + r * ROW, ROW - 1).toString("latin1");
+      const row = (r: number) => readAt(fd, table + r * ROW, ROW - 1).toString("latin1");
       const rowsFor: string[] = [];
       try {
         let lo = 0;

@@ -5,6 +5,7 @@
 // reader, no interleaving, and it is faster than a stream.
 import { Buffer } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
+import { readAt } from "../../core/fsx.ts";
 
 /** One line: its 1-based number, byte offset, byte length (without the newline) and text. */
 export interface Line {
@@ -86,12 +87,5 @@ export function* readLines(source: string | number, o: LineOptions = {}): Genera
 
 /** Re-reads one line by its offset and length (from a `Line` of an earlier pass). */
 export function readLineAt(fd: number, offset: number, length: number): string {
-  const buf = Buffer.alloc(length);
-  let at = 0;
-  while (at < length) {
-    const got = readSync(fd, buf, at, length - at, offset + at);
-    if (got === 0) break;
-    at += got;
-  }
-  return buf.toString("utf8", 0, at);
+  return readAt(fd, offset, length).toString("utf8");
 }
