@@ -2,12 +2,13 @@
 // the release archive's and the container files' streams), what the system tar reads back, padding,
 // the unpacked size, and the paths it cannot store.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../../lib/core/hash.ts";
 import { type TarEntry, tar, unpackedBytes } from "../../lib/core/tar.ts";
 import { tarListing } from "../support/tar-list.ts";
 import { tempDir } from "../support/tmp.ts";
+import { REPO_ROOT } from "../support/tools.ts";
 
 const LONG = `tmp/${"d".repeat(120)}/${"n".repeat(90)}.json`;
 
@@ -105,4 +106,13 @@ describe("tar", () => {
   ])("refuses $name", ({ entry, msg }) => {
     expect(() => tar([entry])).toThrow(msg);
   });
+});
+
+test("lib/core/tar.ts is the only ustar writer in lib/ and scripts/", () => {
+  const writers: string[] = [];
+  for (const top of ["lib", "scripts"])
+    for (const rel of readdirSync(join(REPO_ROOT, top), { recursive: true, encoding: "utf8" }))
+      if (rel.endsWith(".ts") && readFileSync(join(REPO_ROOT, top, rel), "utf8").includes('"ustar'))
+        writers.push(`${top}/${rel}`);
+  expect(writers).toEqual(["lib/core/tar.ts"]);
 });
