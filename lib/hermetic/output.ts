@@ -1,5 +1,7 @@
 // Where a case's lines go: straight to the terminal for a single case, or into a buffer that is
-// printed whole, in input order, when cases run in parallel (never interleaved).
+// printed whole, in input order, when cases run in parallel (never interleaved). These are
+// run_eval.sh's byte-exact blocks (its stdout and stderr, the subject's output inside), not log
+// lines, so they are written as they are rather than through the logger (lib/core/log.ts).
 
 /** One piece of a case's output, on stdout (1) or stderr (2). */
 export interface OutputChunk {
