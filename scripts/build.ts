@@ -10,7 +10,6 @@
 // Every run rewrites dist/SHA256SUMS (sha256sum format) over the artifacts present in dist/.
 // Reproducible: the same commit, Bun version and SOURCE_DATE_EPOCH give byte-identical binaries,
 // archives and bundles, whatever the checkout path (tests/build.test.ts builds twice and compares).
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   existsSync,
@@ -25,6 +24,7 @@ import {
 import { join, resolve } from "node:path";
 import { ToolError, UsageError } from "../lib/core/errors.ts";
 import { writeFileAtomic } from "../lib/core/fsx.ts";
+import { sha256FileSync } from "../lib/core/hash.ts";
 import { run } from "../lib/core/proc.ts";
 import { isMain, runtimeName } from "../lib/core/runtime.ts";
 import pkg from "../package.json" with { type: "json" };
@@ -160,12 +160,7 @@ function writeSums(dist: string): number {
     .filter((f) => /^proctor-[a-z]+-[a-z0-9]+(\.tar\.gz)?$/.test(f))
     .concat(existsSync(join(dist, "js")) ? readdirSync(join(dist, "js")).map((f) => `js/${f}`) : [])
     .sort();
-  const lines = artifacts.map(
-    (f) =>
-      `${createHash("sha256")
-        .update(readFileSync(join(dist, f)))
-        .digest("hex")}  ${f}\n`,
-  );
+  const lines = artifacts.map((f) => `${sha256FileSync(join(dist, f))}  ${f}\n`);
   writeFileAtomic(join(dist, "SHA256SUMS"), lines.join(""));
   return artifacts.length;
 }

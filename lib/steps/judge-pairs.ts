@@ -4,7 +4,8 @@
 // by id, shuffled with the seed, the first --sample taken (0 = all). The store is streamed twice
 // (ids, then the chosen pairs) so memory stays bounded; each grade is appended as soon as it
 // arrives, so an interrupted run keeps what it paid for and the next run skips it.
-import { createHash } from "node:crypto";
+
+import { sha256Bytes } from "../core/hash.ts";
 import { pool } from "../core/pool.ts";
 import { Rng, shuffle } from "../stats/index.ts";
 import { appendHistory, gradedIds, type HistoryEntry, loadHistory } from "./history.ts";
@@ -43,9 +44,7 @@ const usable = (s: PairSide) =>
 
 /** Which answer the judge sees first for pair `id`: seeded per pair, independent of the sample. */
 export function orderOf(seed: number, id: string): HistoryEntry["order"] {
-  return (createHash("sha256").update(`${seed}:${id}`).digest()[0]! & 1) === 0
-    ? "control-first"
-    : "candidate-first";
+  return (sha256Bytes(`${seed}:${id}`)[0]! & 1) === 0 ? "control-first" : "candidate-first";
 }
 
 /** Grades one pair; an error line when the judge call or its answer failed. */

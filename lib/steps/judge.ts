@@ -3,9 +3,9 @@
 // candidate, shown in a seeded order against position bias), sent to one judge route in any of the
 // four wire protocols through the same request path as replay, answered as one JSON object with
 // scores in [0, 1]. Requests and responses are clipped to 24 KiB, as the original online grader does.
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.ts";
+import { sha256Hex } from "../core/hash.ts";
 import { type Answer, isRecord, protocol } from "../wire/index.ts";
 import type { StepCase, StepProtocol } from "./case.ts";
 import { buildRequest, type Endpoint, send } from "./replay.ts";
@@ -37,7 +37,7 @@ export function readRubric(path: string): Rubric {
     throw new ConfigError(`Cannot read rubric "${path}": ${(error as Error).message}`, { cause: error });
   }
   if (text.trim() === "") throw new ConfigError(`Cannot load rubric "${path}": the file is empty`);
-  return { text, digest: `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}` };
+  return { text, digest: `sha256:${sha256Hex(text)}` };
 }
 
 /** The first JSON object in a judge's text whose `fields` are all numbers in [0, 1]. */

@@ -3,7 +3,8 @@
 // escaped again for every service but S3, sorted query, lower-cased trimmed headers, payload hash),
 // string to sign over the credential scope, HMAC chain from "AWS4"+secret. The secret only ever
 // enters HMAC keys; it is never part of a returned value.
-import { createHash, createHmac } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sha256Hex } from "../core/hash.ts";
 
 /** AWS credentials as read from the --key-env variable (`ACCESS_KEY_ID:SECRET[:SESSION_TOKEN]`). */
 export interface AwsCredentials {
@@ -26,7 +27,7 @@ export interface SignInput {
   doubleEscapePath?: boolean;
 }
 
-const sha256 = (data: string) => createHash("sha256").update(data, "utf8").digest("hex");
+const sha256 = sha256Hex;
 const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data, "utf8").digest();
 
 /** RFC 3986 escaping as SigV4 wants it (unreserved characters kept, everything else %XX). */
