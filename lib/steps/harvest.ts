@@ -6,6 +6,7 @@
 import { closeSync } from "node:fs";
 import { accessProblem } from "../core/confined.ts";
 import { ConfigError, UsageError } from "../core/errors.ts";
+import { numberFlag } from "../core/flags.ts";
 import { assertCleanFast } from "../redact/clean.ts";
 import type { Detector } from "../redact/index.ts";
 import { patternDetectors, REDACTION_RULES_VERSION, STRICT_DETECTORS } from "../redact/strict.ts";
@@ -84,16 +85,11 @@ function checkOptions(o: HarvestOptions): { select: SelectReason[]; patterns: De
     throw new UsageError("Cannot harvest: --select judge-loss needs --history (from eval-steps judge)");
   if (!o.experiment) throw new UsageError("Cannot harvest: --experiment is required");
   if (!o.dryRun && !o.out) throw new UsageError("Cannot harvest: --out is required unless --dry-run");
-  if (o.maxRowBytes !== undefined && !(Number.isSafeInteger(o.maxRowBytes) && o.maxRowBytes > 0))
-    throw new UsageError(`Cannot harvest: --max-row-bytes must be a whole number > 0, got ${o.maxRowBytes}`);
-  const perDepth = o.perDepth ?? 5;
-  if (!Number.isInteger(perDepth) || perDepth < 0)
-    throw new UsageError(`Cannot harvest: --per-depth must be a whole number >= 0, got ${perDepth}`);
-  const loss = o.judgeLoss ?? 0.2;
-  if (!(loss >= 0 && loss <= 1))
-    throw new UsageError(`Cannot harvest: --judge-loss must be in [0, 1], got ${loss}`);
-  if (!Number.isSafeInteger(o.seed ?? 1))
-    throw new UsageError(`Cannot harvest: --seed must be an integer, got ${o.seed}`);
+  // The numbers are checked by the one numeric parser, so a caller (eval-mcp) reads the flags' messages.
+  numberFlag("--max-row-bytes", o.maxRowBytes, { min: 1 });
+  numberFlag("--per-depth", o.perDepth, { min: 0, fallback: 5 });
+  numberFlag("--judge-loss", o.judgeLoss, { integer: false, min: 0, max: 1, fallback: 0.2 });
+  numberFlag("--seed", o.seed);
   let patterns: Detector[];
   try {
     patterns = patternDetectors(o.redactPatterns ?? []);
