@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineCommand } from "citty";
 import { runTool, withEdge } from "../../lib/core/cli.ts";
 import { ConfigError, ToolError, UsageError } from "../../lib/core/errors.ts";
@@ -241,4 +243,19 @@ describe("withEdge: a subcommand's own edge over the tool's", () => {
 
 test("signalExitCode: a shell's codes", () => {
   expect((["SIGINT", "SIGTERM"] as const).map(signalExitCode)).toEqual([130, 143]);
+});
+
+test("one edge: process.exit only in lib/core/signals.ts, PROCTOR_DEBUG only in lib/core/cli.ts", () => {
+  const root = join(import.meta.dirname, "..", "..");
+  const files = ["lib", "scripts"].flatMap((dir) =>
+    (readdirSync(join(root, dir), { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts") && !f.startsWith("build"))
+      .map((f) => `${dir}/${f}`),
+  );
+  const holding = (needle: string) =>
+    files.filter((f) => readFileSync(join(root, f), "utf8").includes(needle)).sort();
+  expect({ exit: holding("process.exit("), debug: holding("process.env.PROCTOR_DEBUG") }).toEqual({
+    exit: ["lib/core/signals.ts"],
+    debug: ["lib/core/cli.ts"],
+  });
 });
