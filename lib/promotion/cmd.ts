@@ -28,6 +28,16 @@ export const PROMOTION_EDGE: ToolEdge = {
   },
 };
 
+/** What each subcommand says of itself in --help. */
+export const ABOUT = {
+  lock: "record a task's and rubric's digests in lock.json (commit it)",
+  run: "run both arms blind on a locked held-out task (needs IDD_EVAL_AGENT=1)",
+  verdict: "decide once from the graders' scores",
+  verify: "check every file and provenance against the sealed manifest, the sealed key and seed",
+  plan: "runs per arm needed for 80% power, before spending money",
+  report: "render a promotion run as one self-contained HTML file",
+} as const;
+
 const WHERE = {
   repo: { type: "string", description: "the git work tree (default: the one around the current directory)" },
   store: {
