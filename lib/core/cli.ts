@@ -2,10 +2,12 @@
 // and is the one place that turns results and errors into process.exitCode. A command's run() may
 // return a number, which becomes the exit code (a failed assertion is a result, not an error).
 // Errors print one line on stderr, never a stack (set PROCTOR_DEBUG=1 to see one).
+import { stripVTControlCharacters } from "node:util";
 import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
 import { messageOf, ToolError, UsageError } from "./errors.ts";
 import { scanFlags } from "./flags.ts";
 import { unknownWord } from "./suggest.ts";
+import { useColor } from "./tty.ts";
 import { VERSION } from "./version.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is generic over each tool's own args
@@ -76,7 +78,11 @@ export async function runTool(cmd: AnyCommand, rawArgs: string[], toolEdge: Tool
     edge = { ...toolEdge, ...EDGES.get(leaf) };
     const rest = rawArgs.slice(depth);
     if (rest.includes("--help") || rest.includes("-h")) {
-      process.stdout.write(`${await renderUsage(leaf, parent)}\n`);
+      // citty colours usage whenever TERM allows, also into a pipe: only a terminal gets colour.
+      const usage = await renderUsage(leaf, parent);
+      process.stdout.write(
+        `${useColor(process.env, process.stdout) ? usage : stripVTControlCharacters(usage)}\n`,
+      );
     } else if (depth === 0 && rest.length === 1 && rest[0] === "--version") {
       process.stdout.write(`${VERSION}\n`);
     } else {

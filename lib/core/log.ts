@@ -5,19 +5,11 @@
 // --verbose still raise the level. Progress lines (lib/core/progress.ts) are shown on a TTY only.
 import { type ConsolaInstance, type ConsolaReporter, createConsola } from "consola";
 
+import { useColor } from "./tty.ts";
+
+export { isInteractive, useColor } from "./tty.ts";
+
 type Env = Record<string, string | undefined>;
-
-/** True when decorations and progress make sense: an interactive stderr outside CI. */
-export function isInteractive(env: Env = process.env, stream: { isTTY?: boolean } = process.stderr): boolean {
-  return Boolean(stream.isTTY) && !env.CI;
-}
-
-/** Whether to colour: NO_COLOR (any value) turns it off, FORCE_COLOR (not "0") on, else a TTY outside CI. */
-export function useColor(env: Env = process.env, stream: { isTTY?: boolean } = process.stderr): boolean {
-  if (env.NO_COLOR) return false;
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
-  return isInteractive(env, stream);
-}
 
 const GLYPH_COLOURS: Readonly<Record<string, string>> = { "✗": "31", "⚠": "33", "✓": "32", "●": "36" };
 

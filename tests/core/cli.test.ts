@@ -259,3 +259,27 @@ test("one edge: process.exit only in lib/core/signals.ts, PROCTOR_DEBUG only in 
     debug: ["lib/core/cli.ts"],
   });
 });
+
+test.each([
+  { env: "NO_COLOR", value: "1" },
+  { env: "FORCE_COLOR", value: "0" },
+])(
+  "--help with $env=$value has no colour (citty's usage colours whenever TERM allows)",
+  async ({ env, value }) => {
+    const before = process.env[env];
+    process.env[env] = value;
+    try {
+      await runTool(
+        cmdThat(() => 0),
+        ["--help"],
+      );
+    } finally {
+      if (before === undefined) delete process.env[env];
+      else process.env[env] = before;
+    }
+    expect({ usage: out.includes("USAGE"), escapes: out.includes("\x1b[") }).toEqual({
+      usage: true,
+      escapes: false,
+    });
+  },
+);
