@@ -1,7 +1,8 @@
 // The entry edge shared by every scripts/<tool>.ts: runs a citty command, prints help and version,
 // and is the one place that turns results and errors into process.exitCode. A command's run() may
 // return a number, which becomes the exit code (a failed assertion is a result, not an error).
-// Errors print one line on stderr, never a stack (set PROCTOR_DEBUG=1 to see one).
+// Errors print one line on stderr, never a stack (set PROCTOR_DEBUG=1 to see one); a subcommand may
+// lay its own edge over the tool's (withEdge: halo's `error:` line, the promotion lane's JSON object).
 import { stripVTControlCharacters } from "node:util";
 import { type ArgsDef, type CommandDef, renderUsage, runCommand } from "citty";
 import { messageOf, ToolError, UsageError } from "./errors.ts";
@@ -18,7 +19,7 @@ type AnyCommand = CommandDef<any>;
  * line and, where a tool promises one, a JSON envelope on stdout that is printed also on failure.
  */
 export interface ToolEdge {
-  /** Exit code for a bad command line (citty's own errors): 2 for every Proctor tool. */
+  /** Exit code for a bad command line (citty's own errors): default 2; `agent-eval suite` keeps halo's 1. */
   usageExit?: number;
   /** Remap a ToolError's code, e.g. grade reports an unusable case (ConfigError, 3) as 2. */
   remap?: (error: ToolError) => number | undefined;
