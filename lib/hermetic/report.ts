@@ -3,7 +3,7 @@
 // whether egress was blocked), then the failing cases opened up: the failed assertions and the
 // case's whole output. Read from the RunResult of `run-eval --json`, never recomputed.
 
-import { int, secs } from "../report/_format.ts";
+import { int, secs } from "../report/format.ts";
 import { attrs, type Html, html, num, page, safeHref, section } from "../report/html.ts";
 import { barCell, type Scale } from "../report/svg.ts";
 import type { CaseRunResult, RunResult } from "./result.ts";

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
-import { int, pct, pp, ppBare } from "../report/_format.ts";
+import { int, pct, pp, ppBare } from "../report/format.ts";
 import { type Html, html, num, page, section } from "../report/html.ts";
 import { axisCell, intervalCell, type Scale } from "../report/svg.ts";
 import type { Interval } from "../stats/index.ts";

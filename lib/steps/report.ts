@@ -5,7 +5,7 @@
 // other tools than expected), each with its session, depth and the tools it called. Figures are read
 // from the StepScorecard (lib/steps/scorecard.ts) as given, never recomputed.
 
-import { int, pct } from "../report/_format.ts";
+import { int, pct } from "../report/format.ts";
 import { type Html, html, num, page, section } from "../report/html.ts";
 import { axisCell, intervalCell, type Scale } from "../report/svg.ts";
 import type { Rate, StepResult, StepScorecard } from "./scorecard.ts";

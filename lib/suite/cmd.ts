@@ -175,7 +175,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   // Under Docker a signal stops starting trials at once, then removes all the run owns and exits.
   const uninstall = o.local ? () => {} : installSignalCleanup(runId, { onSignal: () => controller.abort() });
   // Locally, a first signal stops starting trials (those in flight finish and are kept for --resume);
-  // a second one exits at once, and lib/proc kills the trials' process groups on the way out.
+  // a second one exits at once, and lib/core/proc.ts kills the trials' process groups on the way out.
   const stop = (signal: NodeJS.Signals) => {
     if (!controller.signal.aborted) {
       log.warn(`${signal}: finishing the trials in flight; again to stop now`);

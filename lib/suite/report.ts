@@ -5,7 +5,7 @@
 // figure is read from the scorecard as built by lib/suite/scorecard/index.ts, never recomputed, except the
 // matrix counts, which come from the trials themselves.
 import { ConfigError } from "../core/errors.ts";
-import { int, pct, pp, ppBare, secs, usd } from "../report/_format.ts";
+import { int, pct, pp, ppBare, secs, usd } from "../report/format.ts";
 import { attrs, type Html, html, num, page, safeHref, section } from "../report/html.ts";
 import {
   axisCell,

@@ -98,7 +98,7 @@ export interface CallOptions {
 export function dockerCli(docker = "docker", observe?: (argv: string[]) => void): DockerCall {
   return async (args, o = {}) => {
     observe?.(args);
-    // lib/proc collects stdout as text, so binary tar streams go through a shell redirect instead.
+    // lib/core/proc.ts collects stdout as text, so binary tar streams go through a shell redirect instead.
     const redirect = o.stdinFile ? `<"$1"` : o.stdoutFile ? `>"$1"` : "";
     const command = redirect
       ? [

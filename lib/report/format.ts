@@ -1,5 +1,5 @@
 // How reports print numbers: the same rounding as the Markdown scorecard (Go's %.1f, ties to even),
-// so a figure reads the same in the HTML, the Markdown and the terminal. Internal to lib/report.
+// so a figure reads the same in the HTML, the Markdown and the terminal. Every lane's report uses it.
 import { goFixed } from "../compat/go.ts";
 
 /** 0.8125 -> "81.3%". */
