@@ -4,13 +4,14 @@
 // `suite` runs whole-task suites in Docker; `report` renders a promotion run as one HTML file.
 // Each subcommand's citty definition lives in scripts/agent-eval/<area>.ts and is loaded lazily.
 import { defineCommand } from "citty";
-import { runTool } from "../lib/cli.ts";
-import { isMain } from "../lib/runtime.ts";
-import { VERSION } from "../lib/version.ts";
+import { runTool } from "../lib/core/cli.ts";
+import { isMain } from "../lib/core/runtime.ts";
+import { VERSION } from "../lib/core/version.ts";
 
 const promotion = () => import("./agent-eval/promotion.ts");
 
-const command = defineCommand({
+/** The citty definition: its subcommands and flags are what tests/core/strict-flags.test.ts walks. */
+export const command = defineCommand({
   meta: { name: "agent-eval", version: VERSION, description: "promotion lane and whole-task suites" },
   subCommands: {
     lock: () => promotion().then((m) => m.lock),
@@ -19,7 +20,7 @@ const command = defineCommand({
     verify: () => promotion().then((m) => m.verify),
     plan: () => promotion().then((m) => m.plan),
     suite: () => import("./agent-eval/suite.ts").then((m) => m.suite),
-    report: () => import("./agent-eval/report.ts").then((m) => m.report),
+    report: () => promotion().then((m) => m.report),
   },
 });
 

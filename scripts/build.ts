@@ -10,7 +10,6 @@
 // Every run rewrites dist/SHA256SUMS (sha256sum format) over the artifacts present in dist/.
 // Reproducible: the same commit, Bun version and SOURCE_DATE_EPOCH give byte-identical binaries,
 // archives and bundles, whatever the checkout path (tests/build.test.ts builds twice and compares).
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   existsSync,
@@ -23,10 +22,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { ToolError, UsageError } from "../lib/errors.ts";
-import { writeFileAtomic } from "../lib/fsx.ts";
-import { run } from "../lib/proc.ts";
-import { isMain, runtimeName } from "../lib/runtime.ts";
+import { ToolError, UsageError } from "../lib/core/errors.ts";
+import { writeFileAtomic } from "../lib/core/fsx.ts";
+import { sha256FileSync } from "../lib/core/hash.ts";
+import { run } from "../lib/core/proc.ts";
+import { isMain, runtimeName } from "../lib/core/runtime.ts";
 import pkg from "../package.json" with { type: "json" };
 import { releaseArchive } from "./build/archive.ts";
 
@@ -106,7 +106,7 @@ function bundleEntry(tool: (typeof BUNDLES)[number]): string {
   ];
   if (tool === "run-eval") {
     // run-eval stages the running bundle itself as the sandbox's gh and calls it `<runtime> run-eval.js
-    // gh ...` (lib/runner/gh-stage.ts), so this bundle also answers to `gh` as its first word.
+    // gh ...` (lib/gh/stage.ts), so this bundle also answers to `gh` as its first word.
     lines.push(
       'import { ghMain } from "../../scripts/gh-shim.ts";',
       "const args = process.argv.slice(2);",
@@ -160,12 +160,7 @@ function writeSums(dist: string): number {
     .filter((f) => /^proctor-[a-z]+-[a-z0-9]+(\.tar\.gz)?$/.test(f))
     .concat(existsSync(join(dist, "js")) ? readdirSync(join(dist, "js")).map((f) => `js/${f}`) : [])
     .sort();
-  const lines = artifacts.map(
-    (f) =>
-      `${createHash("sha256")
-        .update(readFileSync(join(dist, f)))
-        .digest("hex")}  ${f}\n`,
-  );
+  const lines = artifacts.map((f) => `${sha256FileSync(join(dist, f))}  ${f}\n`);
   writeFileAtomic(join(dist, "SHA256SUMS"), lines.join(""));
   return artifacts.length;
 }

@@ -3,11 +3,12 @@
 // closed), `run` replays them against a model endpoint and scores them, `judge` grades pairs into
 // the history file that `harvest --select judge-loss` reads. Subcommands live in scripts/eval-steps/.
 import { defineCommand } from "citty";
-import { runTool } from "../lib/cli.ts";
-import { isMain } from "../lib/runtime.ts";
-import { VERSION } from "../lib/version.ts";
+import { runTool } from "../lib/core/cli.ts";
+import { isMain } from "../lib/core/runtime.ts";
+import { VERSION } from "../lib/core/version.ts";
 
-const command = defineCommand({
+/** The citty definition: its subcommands and flags are what tests/core/strict-flags.test.ts walks. */
+export const command = defineCommand({
   meta: { name: "eval-steps", version: VERSION, description: "harvest, replay and judge step suites" },
   subCommands: {
     harvest: () => import("./eval-steps/harvest.ts").then((m) => m.harvest),

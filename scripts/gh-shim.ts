@@ -1,56 +1,21 @@
 #!/usr/bin/env bun
 // gh-shim: the PATH-fronted gh that replays cassettes. `ghMain` is gh itself (the multi-call binary
 // calls it when linked as `gh`); `main` is the gh-shim tool: `lint CASSETTE [--json]` and
-// `replay -- <gh args>`. The gh path loads no consola and no zod (lint loads zod lazily): its
-// start-up time is paid by every gh call a subject makes.
-import { realpathSync } from "node:fs";
+// `replay -- <gh args>`. Bodies: lib/gh/cmd.ts (the gh path loads no consola and no zod).
 import { fileURLToPath } from "node:url";
 import { defineCommand } from "citty";
-import { runTool } from "../lib/cli.ts";
-import { isMain } from "../lib/runtime.ts";
-import { runGh } from "../lib/shim/gh.ts";
-import { VERSION } from "../lib/version.ts";
+import { runTool } from "../lib/core/cli.ts";
+import { isMain } from "../lib/core/runtime.ts";
+import { VERSION } from "../lib/core/version.ts";
+import { ghCommand, LINT_ARGS, lintCmd } from "../lib/gh/cmd.ts";
 
-function selfPaths(): string[] {
-  return [process.execPath, process.argv[1] ?? "", fileURLToPath(import.meta.url)].flatMap((p) => {
-    try {
-      return [p, realpathSync(p)];
-    } catch {
-      return p ? [p] : [];
-    }
-  });
-}
-
-/** gh itself: runs one invocation, writes its output, returns its exit code; never prints a stack. */
-export async function ghMain(rawArgs: string[]): Promise<number> {
-  // A reader that stops early (gh ... | head) is not our error: no EPIPE dump on stderr.
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
-  let code: number;
-  try {
-    const out = await runGh(rawArgs, { env: process.env, cwd: process.cwd(), self: selfPaths() });
-    if (out.stdout) process.stdout.write(out.stdout);
-    if (out.stderr) process.stderr.write(out.stderr);
-    code = out.exitCode;
-  } catch (error) {
-    process.stderr.write(`✗ gh shim: ${error instanceof Error ? error.message : String(error)}\n`);
-    code = 1;
-  }
-  process.exitCode = code;
-  return code;
-}
+/** gh itself: runs one invocation, writes its output, returns its exit code. */
+export const ghMain = (rawArgs: string[]) => ghCommand(rawArgs, fileURLToPath(import.meta.url));
 
 const lint = defineCommand({
   meta: { name: "lint", description: "Find cassette entries that are broken, duplicated or can never match" },
-  args: {
-    cassette: { type: "positional", description: "path to cassettes.json", required: true },
-    json: { type: "boolean", description: "print one JSON object instead of lines" },
-  },
-  async run({ args }) {
-    const { lintCassetteFile } = await import("../lib/shim/lint.ts");
-    const r = lintCassetteFile(args.cassette, { json: args.json });
-    process.stdout.write(r.output);
-    return r.exitCode;
-  },
+  args: LINT_ARGS,
+  run: ({ args }) => lintCmd(args),
 });
 
 const replay = defineCommand({
@@ -58,7 +23,7 @@ const replay = defineCommand({
   run: () => 2, // never reached: main() hands replay to ghMain before citty
 });
 
-const command = defineCommand({
+export const command = defineCommand({
   meta: { name: "gh-shim", version: VERSION, description: "gh record/replay shim (linked as gh it is gh)" },
   subCommands: { lint, replay },
 });

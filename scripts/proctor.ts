@@ -1,13 +1,11 @@
 #!/usr/bin/env bun
 // The multi-call binary: one ~100 MB executable instead of six. It dispatches on the name it is
-// called by (a link named gh, gh-shim, grade, ...) or on a first-word subcommand (proctor grade ...).
-// Tools are imported lazily so `gh` replay does not pay for modules it never uses.
-import { basename } from "node:path";
-import { VERSION } from "../lib/version.ts";
+// called by (a link named gh, gh-shim, grade, ...) or on a first-word subcommand (proctor grade ...):
+// lib/core/multicall.ts. Tools are imported lazily so `gh` replay does not pay for the others.
+import { dispatch, type ToolTable } from "../lib/core/multicall.ts";
+import { VERSION } from "../lib/core/version.ts";
 
-type ToolMain = (rawArgs: string[]) => Promise<number>;
-
-const TOOLS: Record<string, () => Promise<{ main: ToolMain }>> = {
+const TOOLS: ToolTable = {
   gh: () => import("./gh-shim.ts").then((m) => ({ main: m.ghMain })),
   "gh-shim": () => import("./gh-shim.ts"),
   grade: () => import("./grade.ts"),
@@ -30,38 +28,5 @@ Tools:
   eval-mcp   MCP server (stdio) showing scorecards and step harvests to agents
 `;
 
-function toolName(invoked: string): string {
-  // proctor-linux-x64, grade.exe: strip the platform suffix a release asset carries.
-  return basename(invoked)
-    .replace(/\.exe$/i, "")
-    .replace(/-(linux|darwin|windows)-(x64|arm64)(-musl)?$/, "");
-}
-
-/** Dispatches argv to one tool and returns its exit code. */
-export async function dispatch(argv0: string, args: string[]): Promise<number> {
-  let name = toolName(argv0);
-  let rest = args;
-  if (!(name in TOOLS)) {
-    const [first, ...others] = args;
-    if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    if (first === "--version") {
-      process.stdout.write(`${VERSION}\n`);
-      return 0;
-    }
-    name = first;
-    rest = others;
-  }
-  const load = TOOLS[name];
-  if (!load) {
-    process.stderr.write(`✗ Unknown tool "${name}": expected one of ${Object.keys(TOOLS).join(", ")}\n`);
-    return 2;
-  }
-  const { main } = await load();
-  return main(rest);
-}
-
 // process.argv0 keeps the name of the link we were called through (process.argv[0] is resolved).
-process.exitCode = await dispatch(process.argv0, process.argv.slice(2));
+process.exitCode = await dispatch(TOOLS, USAGE, process.argv0, process.argv.slice(2));

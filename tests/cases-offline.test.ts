@@ -8,8 +8,8 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
+import { run } from "../lib/core/proc.ts";
 import { gradeCase } from "../lib/grade/runner.ts";
-import { run } from "../lib/proc.ts";
 import { exampleCases, repoScripts } from "./support/cases.ts";
 import { cassetteRules, replayExact } from "./support/cassette-replay.ts";
 import { contractKept, subjectFacts } from "./support/subject-contract.ts";

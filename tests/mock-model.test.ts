@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bedrock, PROTOCOLS, type ProtocolName } from "../lib/wire.ts";
+import { bedrock, PROTOCOLS, type ProtocolName } from "../lib/wire/index.ts";
 import { hang, httpError, stall, startMockModel, text, toolCalls, toolLoop } from "./support/mock-model.ts";
 import { tempDir } from "./support/tmp.ts";
 

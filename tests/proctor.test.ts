@@ -2,8 +2,8 @@
 // through the compiled executable that CI users download.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { run } from "../lib/proc.ts";
-import { VERSION } from "../lib/version.ts";
+import { run } from "../lib/core/proc.ts";
+import { VERSION } from "../lib/core/version.ts";
 import { binDir } from "./support/binary.ts";
 
 let bin = "";

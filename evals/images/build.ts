@@ -4,12 +4,12 @@
 // unchanged. Prints one JSON line per image on stdout. `npx bun evals/images/build.ts --harness all`
 import { join } from "node:path";
 import { defineCommand } from "citty";
-import { runTool } from "../../lib/cli.ts";
-import { checkEngine, dockerCli } from "../../lib/docker/engine.ts";
-import { buildBase, buildHarness, HARNESSES, type Harness } from "../../lib/docker/image.ts";
-import { UsageError } from "../../lib/errors.ts";
-import { createLogger } from "../../lib/log.ts";
-import { isMain } from "../../lib/runtime.ts";
+import { runTool } from "../../lib/core/cli.ts";
+import { checkEngine, dockerCli } from "../../lib/isolation/docker/engine.ts";
+import { buildBase, buildHarness, HARNESSES, type Harness } from "../../lib/isolation/docker/image.ts";
+import { UsageError } from "../../lib/core/errors.ts";
+import { createLogger } from "../../lib/core/log.ts";
+import { isMain } from "../../lib/core/runtime.ts";
 
 const command = defineCommand({
   meta: { name: "build-images", description: "build the offline eval images (exit 0 built, 1 error, 2 usage)" },

@@ -3,8 +3,8 @@
 // (stdout then stderr, joined without a separator, as grade.py concatenated them); a call that
 // throws is "unable to run grading tool" with got = null.
 
-import { splitlines } from "../_py/text.ts";
-import { messageOf } from "../errors.ts";
+import { splitlines } from "../compat/py/text.ts";
+import { messageOf } from "../core/errors.ts";
 import type { RuleRun, ToolOutcome } from "./types.ts";
 
 /** The most tool output lines shown per assertion. */

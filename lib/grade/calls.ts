@@ -2,10 +2,10 @@
 // OUT/ path without `..` or symlinks (default OUT/gh-calls.jsonl); a missing or malformed log fails
 // whatever expect_exit says. got = 0 iff every expectation given holds: expect_count (records),
 // expect_by_command (per `argv[:2].join(" ")`, 0 = absent, unlisted unconstrained), expect_argv (whole sequence).
-import { PyJsonError, parsePyJson, pyJsonErrorText } from "../_py/json.ts";
-import { pyRepr, pyStr } from "../_py/repr.ts";
-import { isPyDict, isPyInt, pyTruthy } from "../_py/value.ts";
-import { ConfinedPathError } from "../confined.ts";
+import { PyJsonError, parsePyJson, pyJsonErrorText } from "../compat/py/json.ts";
+import { pyRepr, pyStr } from "../compat/py/repr.ts";
+import { isPyDict, isPyInt, pyTruthy } from "../compat/py/value.ts";
+import { ConfinedPathError } from "../core/confined.ts";
 import { decodeUtf8, outArtifact, readFailure, readGraded } from "./out.ts";
 import type { GradeHandler, ToolOutcome } from "./types.ts";
 

@@ -3,10 +3,10 @@
 // with int values). Paths are grade.py's: OUT substituted, anything else relative to the cwd. Both
 // read through lib/grade/out.ts, so a FIFO or a 2 GiB file the subject left is refused, not read.
 import { resolve } from "node:path";
-import { PyJsonError, parsePyJson, pyJsonErrorText } from "../_py/json.ts";
-import { pyStr } from "../_py/repr.ts";
-import { pyPath } from "../_py/text.ts";
-import { isPyDict, isPyInt, pyTruthy } from "../_py/value.ts";
+import { PyJsonError, parsePyJson, pyJsonErrorText } from "../compat/py/json.ts";
+import { pyStr } from "../compat/py/repr.ts";
+import { pyPath } from "../compat/py/text.ts";
+import { isPyDict, isPyInt, pyTruthy } from "../compat/py/value.ts";
 import { decodeUtf8, isGradedFile, readFailure, readGraded, subOut } from "./out.ts";
 import type { GradeContext, GradeHandler } from "./types.ts";
 

@@ -1,8 +1,8 @@
 // The grade tools by name: exactly grade.py's GRADE_HANDLERS. The runner looks a tool up here;
 // anything else is an "unknown tool" failure line, not an error.
 
-import type { CaseTool } from "../case.ts";
 import { ghCallsTool } from "./calls.ts";
+import type { CaseTool } from "./case.ts";
 import { fileExistsTool, redGreenTool } from "./files.ts";
 import { iddLintTool, shellTool } from "./idd.ts";
 import { runlogEchoTool } from "./runlog.ts";

@@ -3,10 +3,10 @@
 // grade.py's three allowlisted shapes (branch, commit, pr), reading each `$(tr -d '\n' < OUT/x)`
 // artifact itself (lib/grade/out.ts) and passing its value as one argv item.
 
-import { pyStr } from "../_py/repr.ts";
-import { pyTruthy } from "../_py/value.ts";
-import { type LintIo, runIddLint } from "../idd/cli.ts";
+import { pyStr } from "../compat/py/repr.ts";
+import { pyTruthy } from "../compat/py/value.ts";
 import { runRule } from "./_run.ts";
+import { type LintIo, runIddLint } from "./idd/cli.ts";
 import { isGradedFile, outArtifact, readArtifactValue, readGraded, subOut } from "./out.ts";
 import { ShlexError, shlexSplit } from "./shlex.ts";
 import type { GradeContext, GradeHandler, ToolOutcome } from "./types.ts";

@@ -1,12 +1,12 @@
 // `grade lint`: the acceptance rules of a good case (test-357 T1 and more), as findings that each
-// name the file, the field path and what was expected. The zod schema in lib/case.ts does the
+// name the file, the field path and what was expected. The zod schema in lib/grade/case.ts does the
 // typing; this adds the rules no schema can say: name and skill against the directory, unique labels,
 // OUT paths, allowlisted shell shapes, an expectation per gh-calls, and one assertion that expects failure.
 import { basename, dirname } from "node:path";
 import type { z } from "zod";
-import { pyRepr } from "../_py/repr.ts";
-import { isPyDict, PyFloat, pyInt } from "../_py/value.ts";
-import { CASE_TOOLS, Case, readCaseJson } from "../case.ts";
+import { pyRepr } from "../compat/py/repr.ts";
+import { isPyDict, PyFloat, pyInt } from "../compat/py/value.ts";
+import { CASE_TOOLS, Case, readCaseJson } from "./case.ts";
 import { shellShapeProblem } from "./idd.ts";
 import { OUT_PATH_RE } from "./out.ts";
 import type { LintFinding, LintReport } from "./result.ts";

@@ -1,13 +1,13 @@
 // The OUT token: grade.py's substitution of the artifact directory into assertion arguments, the
 // stricter resolution of `OUT/...` artifact paths that `shell` and `gh-calls` read (pattern, no `..`,
 // inside OUT, no symlinks), and the one way the grader reads a file: a path under OUT through
-// lib/confined.ts (no link at any component, O_NONBLOCK, FIFOs and devices refused, capped), any
+// lib/core/confined.ts (no link at any component, O_NONBLOCK, FIFOs and devices refused, capped), any
 // other path regular-only and capped too. It does not decide pass or fail.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
-import { pyOSError } from "../_py/text.ts";
-import { ConfinedPathError, openConfined, readConfined, readRegular } from "../confined.ts";
-import { resolveInside } from "../fsx.ts";
+import { pyOSError } from "../compat/py/text.ts";
+import { ConfinedPathError, openConfined, readConfined, readRegular } from "../core/confined.ts";
+import { readAt, resolveInside } from "../core/fsx.ts";
 
 /** grade.py's `(?<![A-Za-z0-9_])OUT(?=/|$|[^A-Za-z0-9_])`: OUT as a path root, never inside a word. */
 export const OUT_RE = /(?<![A-Za-z0-9_])OUT(?=\/|$|[^A-Za-z0-9_])/g;
@@ -65,7 +65,7 @@ export function readGraded(path: string, outDir: string, maxBytes = MAX_FILE_BYT
   return rel === null ? readRegular(path, { maxBytes }) : readConfined(outDir, rel, { maxBytes });
 }
 
-/** True when `path` is a regular file; under OUT no link may lead there (lib/confined.ts). */
+/** True when `path` is a regular file; under OUT no link may lead there (lib/core/confined.ts). */
 export function isGradedFile(path: string, outDir: string): boolean {
   const rel = underRoot(outDir, path);
   try {
@@ -116,15 +116,7 @@ export function readRegularFile(path: string, limit = MAX_FILE_BYTES): Uint8Arra
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return null;
-    const want = Math.min(st.size, limit);
-    const buf = Buffer.alloc(want);
-    let off = 0;
-    while (off < want) {
-      const n = readSync(fd, buf, off, want - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.subarray(0, off);
+    return readAt(fd, 0, Math.min(st.size, limit));
   } finally {
     closeSync(fd);
   }

@@ -1,12 +1,12 @@
-// `gi-runlog-echo`: pipes one artifact file into the run-log validator (lib/runlog.ts, `--echo`, so
+// `gi-runlog-echo`: pipes one artifact file into the run-log validator (lib/grade/runlog/index.ts, `--echo`, so
 // nothing is written) and reports its exit: 0 a valid record, 3 an invalid one. A missing file fails
 // whatever expect_exit says. The bytes go through undecoded: the validator owns the UTF-8 rule.
 // The file is read through lib/grade/out.ts (no FIFO, no link under OUT, capped).
-import { pyTruthy } from "../_py/value.ts";
-import { runRunlog } from "../runlog.ts";
+import { pyTruthy } from "../compat/py/value.ts";
 import { runRule } from "./_run.ts";
 import { assertionPath } from "./files.ts";
 import { readFailure, readGraded } from "./out.ts";
+import { runRunlog } from "./runlog/index.ts";
 import type { GradeHandler } from "./types.ts";
 
 /** `gi-runlog-echo`: `gi-runlog --echo < file`, got = its exit code. */

@@ -1,13 +1,13 @@
-// Grades one case: loads it (lib/case.ts), runs each assertion through GRADE_HANDLERS and compares
+// Grades one case: loads it (lib/grade/case.ts), runs each assertion through GRADE_HANDLERS and compares
 // the tool's exit with expect_exit, exactly as grade.py's _grade_one did. Bad assertions (not an
 // object, unknown tool, expect_exit that int() refuses) are failed lines and grading goes on.
 // It prints nothing; lib/grade/render.ts turns the GradeResult into grade.py's text.
-import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { pyRepr, pyStr } from "../_py/repr.ts";
-import { isPyDict, pyInt, pyTruthy } from "../_py/value.ts";
-import { loadCase } from "../case.ts";
-import { messageOf } from "../errors.ts";
+import { pyRepr, pyStr } from "../compat/py/repr.ts";
+import { isPyDict, pyInt, pyTruthy } from "../compat/py/value.ts";
+import { messageOf } from "../core/errors.ts";
+import { realpathOr } from "../core/fsx.ts";
+import { loadCase } from "./case.ts";
 import { GRADE_HANDLERS, isGradeTool } from "./handlers.ts";
 import type { AssertionResult, GradeResult } from "./result.ts";
 import type { GradeContext, ToolOutcome } from "./types.ts";
@@ -20,14 +20,6 @@ export interface GradeOptions {
   cwd?: string;
   /** The cap on every file an assertion reads (default lib/grade/out.ts MAX_FILE_BYTES). */
   maxFileBytes?: number;
-}
-
-function realOrResolved(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
 }
 
 /** Grades one assertion in `ctx`. */
@@ -83,9 +75,10 @@ export async function gradeCase(
   opts: GradeOptions = {},
 ): Promise<GradeResult> {
   const loaded = loadCase(caseDir);
+  const repoRoot = opts.repoRoot || process.env.REPO_ROOT || process.cwd();
   const ctx: GradeContext = {
-    outDir: realOrResolved(outDir),
-    repoRoot: realOrResolved(opts.repoRoot || process.env.REPO_ROOT || process.cwd()),
+    outDir: realpathOr(outDir, resolve(outDir)),
+    repoRoot: realpathOr(repoRoot, resolve(repoRoot)),
     cwd: resolve(opts.cwd ?? process.cwd()),
     maxFileBytes: opts.maxFileBytes,
   };

@@ -25,7 +25,7 @@ export interface ToolOutcome {
 /** One grade tool: an assertion object in, an outcome out. */
 export type GradeHandler = (assertion: Record<string, unknown>, ctx: GradeContext) => Promise<ToolOutcome>;
 
-/** The result of a rule-pack call (lib/idd/cli.ts and lib/runlog.ts share it). */
+/** The result of a rule-pack call (lib/grade/idd/cli.ts and lib/grade/runlog/index.ts share it). */
 export interface RuleRun {
   exitCode: number;
   stdout: string;

@@ -4,7 +4,8 @@
 // cleanly at one of them. Decoded bytes go to a sink (lib/leak/_scan.ts normalises and scans them).
 // Streamed: a run may span chunks and be any length; each alignment buffers at most FLUSH bytes.
 import { Buffer } from "node:buffer";
-import { hasText } from "./_normalize.ts";
+import { B64, CHAR, HEX, isChar, NONE, SKIP } from "./_alphabet.ts";
+import { hasText } from "./_stretches.ts";
 
 /**
  * Where decoded bytes go: `push` any number of times per run, then `end` once per run. A pushed
@@ -20,28 +21,7 @@ export const MIN_RUN = 16;
 /** A whole run shorter than this is decoded a character at a time (the runtime's decoder costs more per call). */
 const SHORT_RUN = 256;
 const FLUSH = 64 * 1024;
-const SKIP = 64; // CR and LF inside a run
-const NONE = -1;
 const EMPTY = Buffer.alloc(0);
-
-/** Byte -> its 6-bit base64 value (+ and - are 62, / and _ are 63), SKIP, or NONE. */
-const B64 = new Int8Array(256).fill(NONE);
-/** Byte -> its hex nibble, SKIP, or NONE. */
-const HEX = new Int8Array(256).fill(NONE);
-{
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  for (let i = 0; i < alphabet.length; i++) B64[alphabet.charCodeAt(i)] = i;
-  B64[43] = 62; // +
-  B64[45] = 62; // -
-  B64[47] = 63; // /
-  B64[95] = 63; // _
-  for (let i = 0; i < 16; i++) HEX["0123456789abcdef".charCodeAt(i)] = i;
-  for (let i = 10; i < 16; i++) HEX["ABCDEF".charCodeAt(i - 10)] = i;
-  for (const t of [B64, HEX]) {
-    t[10] = SKIP;
-    t[13] = SKIP;
-  }
-}
 
 /**
  * Finds and decodes base64 and hex runs in a byte stream. A run of 16+ bytes covers one of every 16
@@ -313,8 +293,3 @@ export class EncodedRuns {
     this.open = false;
   }
 }
-
-/** Byte -> 1 for a base64 character (not a line break): one read in the scan's inner loops. */
-const CHAR = new Uint8Array(256);
-for (let b = 0; b < 256; b++) CHAR[b] = B64[b]! >= 0 && B64[b] !== SKIP ? 1 : 0;
-const isChar = (byte: number): boolean => CHAR[byte] === 1;

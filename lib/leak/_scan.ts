@@ -1,11 +1,12 @@
-// One file's leak scan as a stream (lib/leak.ts reads, this matches): the canary as raw bytes, then
+// One file's leak scan as a stream (lib/leak/index.ts reads, this matches): the canary as raw bytes, then
 // everything on the normalised stream (lib/leak/_normalize.ts): the normalised canary, the shingle
 // keys, and the base64/hex runs (lib/leak/_decode.ts), each decoded, normalised and scanned the
 // same way. Where normalising changed the text, the raw words are matched too, so nothing the raw
 // scan found is lost. Memory is bounded by the read size and the 6 decode buffers.
 import { Buffer } from "node:buffer";
+import { ByteSearch } from "./_byte-search.ts";
 import { EncodedRuns } from "./_decode.ts";
-import { ByteSearch, WordWindowSearch } from "./_match.ts";
+import { WordWindowSearch } from "./_match.ts";
 import { type Normalized, Normalizer, normalizeText } from "./_normalize.ts";
 import { Utf8Check } from "./_utf8.ts";
 

@@ -1,11 +1,11 @@
 // The run-root walker: every entry under a root somebody else wrote (an agent's run root, a fixture,
-// a run directory), depth first in sorted order, as a descriptor walk (lib/confined.ts): each
+// a run directory), depth first in sorted order, as a descriptor walk (lib/core/confined.ts): each
 // directory is opened without following a link and listed through its own descriptor, so a directory
 // swapped for a link mid-walk is never entered. Links are reported, never followed; sockets, FIFOs and
 // devices are reported as `special` and never opened (a FIFO would block the reader).
 import { closeSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { openDirConfined } from "../confined.ts";
+import { openDirConfined } from "../core/confined.ts";
 
 /** One non-directory entry under the root; `path` is root-relative with `/` separators. */
 export interface WalkEntry {

@@ -1,6 +1,6 @@
 // Path containment for the MCP tools. A path an agent passes (relative to the server's working
 // directory, or absolute) is mapped lexically onto one of the allowed roots as a root-relative path;
-// nothing is resolved or checked on disk here. The caller then opens it with lib/confined.ts, which
+// nothing is resolved or checked on disk here. The caller then opens it with lib/core/confined.ts, which
 // walks from the root by descriptors refusing a link at any component: the check and the open are one
 // step, so swapping a directory for a link between them cannot reach outside the root.
 import { realpathSync } from "node:fs";

@@ -4,14 +4,14 @@
 // tool names only, never a request) and writes cases only when the server runs with --allow-writes
 // and the call says dry_run: false. Every refusal or bad argument is a tool error (isError), never a
 // crash: the SDK turns thrown errors and schema failures into tool results. Files are opened by
-// descriptor under a root (lib/confined.ts: no link at any component, FIFOs refused without blocking)
+// descriptor under a root (lib/core/confined.ts: no link at any component, FIFOs refused without blocking)
 // and no error quotes a file's content: JSON errors give the line and column only.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { jsonSyntaxWhere } from "../_py/json.ts";
-import { accessProblem, readConfined } from "../confined.ts";
-import { VERSION } from "../version.ts";
-import { isRecord } from "../wire.ts";
+import { jsonSyntaxWhere } from "../compat/py/json.ts";
+import { accessProblem, readConfined } from "../core/confined.ts";
+import { VERSION } from "../core/version.ts";
+import { isRecord } from "../wire/index.ts";
 import { HarvestInput, type HarvestRunner, harvestTool } from "./harvest-tool.ts";
 import { locate, rootsOf } from "./paths.ts";
 

@@ -1,12 +1,12 @@
 // Reading one promotion-store JSON file at the boundary: strict UTF-8, JSON, then a zod schema; every
 // failure is one ConfigError line naming the file, the field and what was expected. JSON syntax
-// errors use Python's words (lib/_py/json.ts), so messages do not depend on the runtime.
+// errors use Python's words (lib/compat/py/json.ts), so messages do not depend on the runtime.
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { PyJsonError, parsePyJson } from "../_py/json.ts";
-import { lineColumn } from "../_py/text.ts";
-import { CASE_TOOLS } from "../case.ts";
-import { ConfigError } from "../errors.ts";
+import { PyJsonError, parsePyJson } from "../compat/py/json.ts";
+import { lineColumn } from "../compat/py/text.ts";
+import { ConfigError } from "../core/errors.ts";
+import { CASE_TOOLS } from "../grade/case.ts";
 
 /** Reads, decodes (strict UTF-8), parses and validates one JSON file; ConfigError on any failure. */
 export function parseFile<T extends z.ZodType>(path: string, kind: string, schema: T): z.infer<T> {

@@ -4,17 +4,17 @@
 // and grade the rubric checks on its out/. Returns the run's sealed record.
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { mkdirConfined, writeConfined } from "../confined.ts";
-import { UpstreamError } from "../errors.ts";
-import type { Arm } from "../git.ts";
+import { mkdirConfined, writeConfined } from "../core/confined-write.ts";
+import { UpstreamError } from "../core/errors.ts";
+import { run as runProc } from "../core/proc.ts";
 import { renderGrade } from "../grade/render.ts";
 import { gradeCase } from "../grade/runner.ts";
-import { scanRunRoot } from "../leak.ts";
-import { run as runProc } from "../proc.ts";
-import type { Sandbox } from "../sandbox.ts";
-import { prepareWorkDir } from "../sandbox.ts";
+import type { Sandbox } from "../isolation/sandbox/index.ts";
+import { prepareWorkDir } from "../isolation/sandbox/index.ts";
+import { scanRunRoot } from "../leak/index.ts";
 import { collectRunRoot } from "./collect.ts";
 import type { AgentConfig, loadPromotionTask, loadRubric, PLACEHOLDERS } from "./formats.ts";
+import type { Arm } from "./git.ts";
 import { type ArmName, type KeyRecord, sortedJson } from "./records.ts";
 import { type RunRoot, stageRun } from "./stage.ts";
 

@@ -6,10 +6,11 @@
 // candidate, all with `[redacted]`. Credentials a transcript may carry go through lib/redact first.
 import { lstatSync, readdirSync, realpathSync, utimesSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ConfinedPathError, readConfined, writeConfined } from "../confined.ts";
+import { ConfinedPathError, readConfined } from "../core/confined.ts";
+import { writeConfined } from "../core/confined-write.ts";
+import type { Criterion } from "../leak/index.ts";
 import { walkTree } from "../leak/walk.ts";
-import type { Criterion } from "../leak.ts";
-import { redactText } from "../redact.ts";
+import { redactText } from "../redact/index.ts";
 import { FIXED_MTIME, sortedJson } from "./records.ts";
 
 export const REDACTED = "[redacted]";
@@ -88,7 +89,7 @@ function rawBytes(rawDir: string, rel: string): Uint8Array {
 /**
  * Writes `blind/<bid>/` from `raw/<bid>/`: the scrubbed transcripts and call log, every UTF-8 out/
  * file (under out/; the copies of the transcript and call log excepted; other files skipped) and
- * criteria.json (ids and text only). Every read and write is confined (lib/confined.ts), so a packet
+ * criteria.json (ids and text only). Every read and write is confined (lib/core/confined.ts), so a packet
  * holds regular files only and nothing reached through a link. Returns the packet's files,
  * relative to blind/.
  */

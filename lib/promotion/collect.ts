@@ -1,6 +1,6 @@
 // Collecting one run root after its agent exited (reference §5.3 steps 10-11). The root is the
 // agent's, so nothing in it is trusted: every entry is reached by a descriptor walk (lib/leak/walk.ts
-// over lib/confined.ts) and copied, regular files only, into a private directory the agent never saw.
+// over lib/core/confined.ts) and copied, regular files only, into a private directory the agent never saw.
 // The leak scan, the raw copy, the packets and the rubric checks all read that copy, never the root.
 // A link or a special file where the stage layout (stage.ts) expects a directory or file, a
 // non-directory where it expects a directory, and anything but a directory or regular file under
@@ -8,7 +8,8 @@
 // devices stay behind, listed as skipped (relative to run/).
 import { closeSync, constants, lstatSync, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { ConfinedPathError, mkdirConfined, openConfined, readConfined, writeConfined } from "../confined.ts";
+import { ConfinedPathError, openConfined, readConfined } from "../core/confined.ts";
+import { mkdirConfined, writeConfined } from "../core/confined-write.ts";
 import { walkTree } from "../leak/walk.ts";
 
 /** The directories stage.ts lays out; the agent may empty them, never replace them. */

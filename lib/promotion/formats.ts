@@ -5,8 +5,8 @@
 import { lstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { Assertion } from "../case.ts";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
+import { Assertion } from "../grade/case.ts";
 import { parseFile, shown } from "./_load.ts";
 
 /** A task id: lowercase words joined by single hyphens. */

@@ -4,9 +4,9 @@
 // driver cannot say what ran.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UpstreamError } from "../errors.ts";
-import { invocationMode } from "../runner/gh-stage.ts";
-import { sha256 } from "./records.ts";
+import { UpstreamError } from "../core/errors.ts";
+import { sha256Hex } from "../core/hash.ts";
+import { invocationMode } from "../gh/stage.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -15,7 +15,7 @@ export const HARNESS_SOURCES = [
   "scripts/agent-eval.ts",
   "scripts/agent-eval/promotion.ts",
   "lib/promotion/run.ts",
-  "lib/shim/gh.ts",
+  "lib/gh/shim/gh.ts",
   "lib/grade/runner.ts",
 ] as const;
 
@@ -31,7 +31,7 @@ export function harnessDigests(): { path: string; sha256: string }[] {
         }));
   return files.map(({ path, abs }) => {
     try {
-      return { path, sha256: sha256(readFileSync(abs)) };
+      return { path, sha256: sha256Hex(readFileSync(abs)) };
     } catch {
       throw new UpstreamError(`harness file missing: ${abs}`);
     }

@@ -6,18 +6,14 @@
 //              file modes, mtimes and empty directories are not part of it; a symlink or any
 //              other non-regular entry anywhere is refused (ConfigError, exit 3).
 //   rubric:    sha256 of rubrics/<id>.json's bytes.
-import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { pyJsonDumps } from "../_py/json.ts";
-import { codepointCompare } from "../_py/text.ts";
-import { ConfigError } from "../errors.ts";
-import { writeFileAtomic } from "../fsx.ts";
+import { pyJsonDumps } from "../compat/py/json.ts";
+import { codepointCompare } from "../compat/py/text.ts";
+import { ConfigError } from "../core/errors.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
+import { sha256Hex } from "../core/hash.ts";
 import { type Lock, loadLock, loadPromotionTask, loadRubric } from "./formats.ts";
-
-function sha256(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
 
 /** The regular files under `dir` as `/`-separated relative paths; refuses symlinks and special files. */
 function regularFiles(dir: string, rel = ""): string[] {
@@ -43,15 +39,15 @@ export function taskDigest(taskDir: string): string {
     throw new ConfigError(`task not found: ${abs}`);
   }
   if (!st.isDirectory()) throw new ConfigError(`task directory is not a real directory: ${abs}`);
-  const lines = regularFiles(abs).map((rel) => `${rel}\0${sha256(readFileSync(join(abs, rel)))}\n`);
+  const lines = regularFiles(abs).map((rel) => `${rel}\0${sha256Hex(readFileSync(join(abs, rel)))}\n`);
   lines.sort(codepointCompare);
-  return sha256(lines.join(""));
+  return sha256Hex(lines.join(""));
 }
 
 /** The rubric digest: sha256 of the file's bytes. */
 export function rubricDigest(path: string): string {
   try {
-    return sha256(readFileSync(path));
+    return sha256Hex(readFileSync(path));
   } catch (error) {
     throw new ConfigError(`Cannot read rubric "${path}": ${(error as Error).message}`, { cause: error });
   }

@@ -3,12 +3,14 @@
 // HMAC-SHA256 whose key is HKDF-SHA256 of the sealed nonce and seed (sealed/order.json, operator
 // only). A flipped byte in any file, a removed or added file, a link or FIFO anywhere, or any edit
 // of provenance then fails `verify`; only a holder of sealed/order.json can re-seal. Files are read by
-// a descriptor walk (lib/leak/walk.ts, lib/confined.ts): nothing is followed through a link.
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import { closeSync, readSync } from "node:fs";
+// a descriptor walk (lib/leak/walk.ts, lib/core/confined.ts): nothing is followed through a link.
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { closeSync } from "node:fs";
 import { join } from "node:path";
-import { codepointCompare } from "../_py/text.ts";
-import { ConfinedPathError, openConfined, readConfined, writeConfined } from "../confined.ts";
+import { codepointCompare } from "../compat/py/text.ts";
+import { ConfinedPathError, openConfined, readConfined } from "../core/confined.ts";
+import { writeConfined } from "../core/confined-write.ts";
+import { sha256Fd } from "../core/hash.ts";
 import { walkTree } from "../leak/walk.ts";
 import { type Artifact, SealedManifest, SealedOrder, sortedJson } from "./records.ts";
 
@@ -40,16 +42,7 @@ function macOf(key: Buffer, m: Omit<SealedManifest, "mac">): string {
 export function hashConfined(root: string, rel: string): { sha256: string; bytes: number } {
   const f = openConfined(root, rel);
   try {
-    const hash = createHash("sha256");
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let bytes = 0;
-    for (;;) {
-      const n = readSync(f.fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      bytes += n;
-      hash.update(buf.subarray(0, n));
-    }
-    return { sha256: hash.digest("hex"), bytes };
+    return sha256Fd(f.fd);
   } finally {
     closeSync(f.fd);
   }

@@ -3,8 +3,8 @@
 // $IDD_PROMOTION_STORE beats `<repo>/evals/promotion/private` (git-ignored); `--lock` defaults to
 // `<repo>/evals/promotion/lock.json`; `--repo` defaults to the work tree around the current directory.
 import { resolve } from "node:path";
-import { ToolError, UsageError } from "../errors.ts";
-import { repoRoot } from "../git.ts";
+import { ToolError, UsageError } from "../core/errors.ts";
+import { repoRoot } from "./git.ts";
 
 export const DEFAULT_STORE = "evals/promotion/private";
 export const DEFAULT_LOCK = "evals/promotion/lock.json";

@@ -2,8 +2,8 @@
 // model. For an expected baseline pass rate it lists, for each candidate rate in a grid (or the one
 // given), the runs per arm an 80%-power two-sided test at alpha 0.05 needs (lib/stats power, the
 // normal approximation), and for a planned `--runs N` the smallest rise it could detect.
-import { UsageError } from "../errors.ts";
-import { minDetectableDifference, sampleSizeTwoProportions } from "../stats.ts";
+import { UsageError } from "../core/errors.ts";
+import { minDetectableDifference, sampleSizeTwoProportions } from "../stats/index.ts";
 
 export interface PlanRow {
   candidate_rate: number;

@@ -4,9 +4,9 @@
 // rubric (staging). Any offender is exit 3 with the original's report; no agent is started.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Arm, extractSkills } from "../git.ts";
-import { findLeaks, type Offender, type ScanTarget, scanSkills, walkRunRoot, words } from "../leak.ts";
+import { findLeaks, type Offender, type ScanTarget, scanSkills, walkRunRoot, words } from "../leak/index.ts";
 import type { loadRubric } from "./formats.ts";
+import { type Arm, extractSkills } from "./git.ts";
 import { ReportedError } from "./options.ts";
 import { ARMS, type ArmName } from "./records.ts";
 import { freshRoot } from "./stage.ts";

@@ -3,11 +3,9 @@
 // each, loose where the original was loose (extra provenance fields are kept, so a run written by
 // either tool verifies under the other), strict where a grader types: scores. Loading refuses a bad
 // shape with one ConfigError line (exit 3), never a stack.
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { pyJsonDumps } from "../_py/json.ts";
-import { writeFileAtomic } from "../fsx.ts";
+import { pyJsonDumps } from "../compat/py/json.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
 import { parseFile } from "./_load.ts";
 
 /** 1980-01-01T00:00:00Z: the one mtime every staged entry, blind/ and checks/ carry. */
@@ -111,14 +109,6 @@ export function promotionRunJsonSchemas(): Record<
     "sealed-order": z.toJSONSchema(SealedOrder, io),
     "sealed-manifest": z.toJSONSchema(SealedManifest, io),
   };
-}
-
-export function sha256(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
-
-export function fileSha256(path: string): string {
-  return sha256(readFileSync(path));
 }
 
 /** The original's `json.dumps(sort_keys=True, indent=2)` bytes (ASCII-escaped, no trailing newline). */

@@ -26,32 +26,25 @@
 // agent reads or writes its run root but collect.ts's descriptor walk; a link where the layout has a
 // directory or file is a leak (the run is invalid), never followed.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, realpathSync, rmSync } from "node:fs";
-import { hostname, tmpdir, userInfo } from "node:os";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { codepointCompare } from "../_py/text.ts";
-import { ConfigError, UpstreamError, UsageError } from "../errors.ts";
-import { headSha, requireCleanTree, resolveArm, statusLines } from "../git.ts";
-import { walkRunRoot } from "../leak.ts";
-import type { Sandbox } from "../sandbox.ts";
-import { prepareWorkDir } from "../sandbox.ts";
-import { Rng, shuffle } from "../stats.ts";
+import { codepointCompare } from "../compat/py/text.ts";
+import { ConfigError, UpstreamError, UsageError } from "../core/errors.ts";
+import { realpathOr } from "../core/fsx.ts";
+import { checkReadable, detectAgentSandbox, resolveAgentInstall } from "../isolation/agent.ts";
+import { Rng, shuffle } from "../stats/index.ts";
 import { oneRun } from "./agent-run.ts";
 import { pathForms, scrubber, stampTree, withPrefixes, writePacket } from "./blind.ts";
 import { loadAgentConfig, loadLock, loadPromotionTask, loadRubric } from "./formats.ts";
+import { headSha, requireCleanTree, resolveArm, statusLines } from "./git.ts";
 import { harnessDigests } from "./harness.ts";
 import { checkLocked } from "./lock.ts";
-import { hashConfined, sealRun } from "./manifest.ts";
+import { sealRun } from "./manifest.ts";
 import { refuseIfNeeded, resolveWhere } from "./options.ts";
 import { preRunChecks } from "./prerun.ts";
-import { ARMS, type Artifact, fileSha256, type KeyRecord, sha256, writeSorted } from "./records.ts";
-import {
-  checkReadable,
-  detectAgentSandbox,
-  type IsolationEvidence,
-  probeIsolation,
-  resolveAgentInstall,
-} from "./sandbox.ts";
+import { buildProvenance, collectArtifacts, isolationEvidence } from "./provenance.ts";
+import { ARMS, type KeyRecord, writeSorted } from "./records.ts";
 import { freshRoot } from "./stage.ts";
 
 export interface RunOptions {
@@ -94,13 +87,7 @@ function isInside(child: string, parent: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 }
 
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
+const real = (p: string): string => realpathOr(p, resolve(p));
 
 /** Runs the lane; throws ToolError subclasses with the lane's exit codes (2, 3, 4). */
 export async function promotionRun(opts: RunOptions): Promise<RunResult> {
@@ -233,54 +220,26 @@ export async function promotionRun(opts: RunOptions): Promise<RunResult> {
 
   const artifacts = collectArtifacts(runDir, sortedBids);
   const leaks = Object.values(key).filter((r) => r.leak).length;
-  const me = userInfo();
-  const provenance = {
-    schema: 1,
-    kind: "idd-promotion-provenance",
-    tool: "agent_eval",
-    sha: head,
-    clean_tree: true,
+  const provenance = buildProvenance({
+    head,
     harness,
-    task: {
-      id: task.id,
-      skill: task.skill,
-      task_sha256: locked.task_sha256,
-      rubric_sha256: locked.rubric_sha256,
-      lock_path: relative(repo, where.lock) || where.lock,
-      lock_sha256: fileSha256(where.lock),
-    },
+    task,
+    locked,
+    lock: where.lock,
+    repo,
     arms,
-    agent: {
-      declared: {
-        model: config.model,
-        cli: config.cli,
-        cli_version: config.cli_version,
-        tools: config.tools,
-      },
-      command: config.command,
-      pass_env: config.pass_env,
-    },
-    posture: {
-      github: "gh_shim cassette replay; GH tokens stripped",
-      network: sandbox
-        ? "unrestricted (model API); agent sandboxed: run root, read-only system and its own CLI only"
-        : "unrestricted (model API); not sandboxed (--no-sandbox)",
-    },
+    config,
+    sandboxed: sandbox !== null,
     isolation,
-    runs: {
-      per_arm: perArm,
-      timeout_s: timeoutS,
-      min_runs: task.min_runs,
-      seed_supplied: opts.seed !== undefined,
-      seed_sha256: sha256(`${nonce}:${seed}`),
-    },
-    leakcheck: { pre: { held_out: "pass", staging: "pass" }, post_leaks: leaks },
-    key_sha256: fileSha256(join(runDir, "sealed", "key.json")),
-    executor: { user: me.username, uid: me.uid, host: hostname() },
-    written_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    perArm,
+    timeoutS,
+    seed,
+    seedSupplied: opts.seed !== undefined,
+    nonce,
+    leaks,
+    runDir,
     artifacts,
-    verdict: null,
-  };
+  });
   writeSorted(join(runDir, "provenance.json"), provenance);
   sealRun(runDir); // sealed/manifest.json: every file above and provenance, under the sealed seed's MAC
   return {
@@ -291,65 +250,4 @@ export async function promotionRun(opts: RunOptions): Promise<RunResult> {
     runs: order.length,
     leaks,
   };
-}
-
-/** {path, sha256, bytes} for the sealed files, each run's transcripts and call log, and all of blind/. */
-export function collectArtifacts(runDir: string, bids: readonly string[]): Artifact[] {
-  const paths = ["sealed/key.json", "sealed/order.json"];
-  for (const bid of bids)
-    for (const f of ["transcript.txt", "transcript.stderr.txt", "gh-calls.jsonl"])
-      paths.push(`raw/${bid}/${f}`);
-  for (const e of walkRunRoot(join(runDir, "blind"))) if (e.type === "file") paths.push(`blind/${e.path}`);
-  return paths
-    .filter((p) => existsSync(join(runDir, p)))
-    .sort(codepointCompare)
-    .map((path) => ({ path, ...hashConfined(runDir, path) }));
-}
-
-async function isolationEvidence(
-  sandbox: Sandbox | null,
-  installDirs: readonly string[],
-  hidden: readonly string[],
-): Promise<IsolationEvidence> {
-  const me = process.getuid?.() ?? null;
-  if (!sandbox)
-    return {
-      mechanism: "none",
-      uid: me,
-      network: "host",
-      binds: { rw: ["(everything: --no-sandbox)"], ro: [], system: [] },
-      probe: null,
-    };
-  const root = freshRoot();
-  try {
-    prepareWorkDir(sandbox, root);
-    const home = process.env.HOME ?? "/root";
-    const probe = await probeIsolation(
-      sandbox,
-      { workDir: root, cwd: root, roBinds: installDirs.map((d) => ({ host: d, inside: d })) },
-      [...new Set([...hidden, home])],
-    );
-    if (!probe.ok)
-      throw new UpstreamError(
-        `the agent sandbox does not hide ${
-          Object.entries(probe.paths)
-            .filter(([, v]) => v !== "absent")
-            .map(([p]) => p)
-            .join(", ") || "what it should"
-        } — refusing to run`,
-      );
-    return {
-      mechanism: "bwrap",
-      uid: sandbox.subjectUid ?? me,
-      network: "host network namespace (the model's API stays reachable, 127.0.0.1 included)",
-      binds: {
-        rw: ["<run root>"],
-        ro: [...installDirs, "<gh shim>"],
-        system: ["/usr", "/bin", "/lib*", "/etc (short list)"],
-      },
-      probe,
-    };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
 }

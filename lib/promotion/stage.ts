@@ -26,10 +26,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { UpstreamError } from "../errors.ts";
-import { extractSkills } from "../git.ts";
-import { run } from "../proc.ts";
-import { installGh, stageGh } from "../runner/gh-stage.ts";
+import { UpstreamError } from "../core/errors.ts";
+import { run } from "../core/proc.ts";
+import { installGh, stageGh } from "../gh/stage.ts";
+import { extractSkills } from "./git.ts";
 import { FIXED_MTIME } from "./records.ts";
 
 const FIXED_DATE = `${FIXED_MTIME} +0000`;

@@ -9,23 +9,22 @@
 // verifies, and re-seals it.
 import { closeSync, existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { ConfinedPathError, openConfined } from "../confined.ts";
-import { ConfigError } from "../errors.ts";
-import { writeFileAtomic } from "../fsx.ts";
-import { type Interval, sampleSizeTwoProportions, wilson } from "../stats.ts";
+import { ConfinedPathError, openConfined } from "../core/confined.ts";
+import { ConfigError } from "../core/errors.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
+import { sha256FileSync, sha256Hex } from "../core/hash.ts";
+import { type Interval, sampleSizeTwoProportions, wilson } from "../stats/index.ts";
 import { loadRubric } from "./formats.ts";
 import { checkSeal, hashConfined, sealRun } from "./manifest.ts";
 import { resolveWhere } from "./options.ts";
 import {
   type Artifact,
-  fileSha256,
   loadProvenance,
   loadScores,
   loadSealedKey,
   loadSealedOrder,
   type Provenance,
   type SealedKey,
-  sha256,
   sortedJson,
   type VerdictRecord,
 } from "./records.ts";
@@ -134,12 +133,12 @@ export async function promotionVerdict(opts: {
     throw new ConfigError(`run does not verify: ${seal.reason}${hint}`);
   }
   const keyPath = join(runDir, "sealed", "key.json");
-  if (!existsSync(keyPath) || fileSha256(keyPath) !== prov.key_sha256)
+  if (!existsSync(keyPath) || sha256FileSync(keyPath) !== prov.key_sha256)
     throw new ConfigError("sealed key does not match key_sha256 in provenance");
   const key = loadSealedKey(keyPath);
   const where = await resolveWhere(opts, opts.env);
   const rubric = loadRubric(where.store, prov.task.id);
-  if (fileSha256(rubric.path) !== prov.task.rubric_sha256)
+  if (sha256FileSync(rubric.path) !== prov.task.rubric_sha256)
     throw new ConfigError(`rubric changed since the run: ${prov.task.id}`);
   const scores = loadScores(opts.scores);
   const bids = Object.keys(key).sort();
@@ -173,7 +172,7 @@ export async function promotionVerdict(opts: {
     candidate: c,
     pass_threshold: rubric.pass_threshold,
     min_pass_rate: rubric.min_pass_rate,
-    scores_sha256: sha256(bytes),
+    scores_sha256: sha256Hex(bytes),
     decided_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     stats: verdictStats(b, c, rubric.min_pass_rate),
   };
@@ -230,11 +229,11 @@ export function promotionVerify(runDirArg: string, opts: { legacy?: boolean } = 
     if (why) return fail(why, a.path);
   }
   const keyPath = join(runDir, "sealed", "key.json");
-  if (!isRegular(keyPath) || fileSha256(keyPath) !== prov.key_sha256)
+  if (!isRegular(keyPath) || sha256FileSync(keyPath) !== prov.key_sha256)
     return fail("sealed key does not match key_sha256", "sealed/key.json");
   if (prov.verdict !== null) {
     const scores = join(runDir, "scores.json");
-    if (!isRegular(scores) || fileSha256(scores) !== prov.verdict.scores_sha256)
+    if (!isRegular(scores) || sha256FileSync(scores) !== prov.verdict.scores_sha256)
       return fail("scores.json does not match the verdict's scores_sha256", "scores.json");
   }
   if (prov.runs.seed_sha256 !== undefined) {
@@ -246,7 +245,7 @@ export function promotionVerify(runDirArg: string, opts: { legacy?: boolean } = 
     } catch {
       return fail("sealed order is malformed", "sealed/order.json");
     }
-    if (sha256(`${order.nonce}:${order.seed}`) !== prov.runs.seed_sha256)
+    if (sha256Hex(`${order.nonce}:${order.seed}`) !== prov.runs.seed_sha256)
       return fail("sealed seed does not match seed_sha256", "sealed/order.json");
   }
   const n = seal.ok ? seal.files : prov.artifacts.length;

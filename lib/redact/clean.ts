@@ -3,9 +3,9 @@
 // string or numeric values, JSON held in strings walked as JSON, the entropy exemption only at
 // provider-id paths). A clean value (the common case) is walked once with no allocation per node;
 // only a survivor's path is spelled out. Any survivor is a RedactionError: nothing may be written.
-import { ToolError } from "../errors.ts";
-import type { Detector } from "../redact.ts";
+import { ToolError } from "../core/errors.ts";
 import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, type Where } from "./fields.ts";
+import type { Detector } from "./index.ts";
 import { findStrict } from "./strict.ts";
 
 /** A credential shape survived redaction, or redaction broke the request: nothing may be written. */

@@ -5,10 +5,10 @@
 // value at any depth (JSON held in strings included); strings at the provider-id, signature and
 // encrypted-reasoning paths (lib/redact/fields.ts) are exempt from the entropy rule only, so they replay.
 
-import type { Detector, Finding } from "../redact.ts";
-import { redactionMarker, redactWith } from "../redact.ts";
 import { pathOf, RedactionError, SECRET_FIELD, secretValue, type Under, walkFindings } from "./clean.ts";
 import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, type Where } from "./fields.ts";
+import type { Detector, Finding } from "./index.ts";
+import { redactionMarker, redactWith } from "./index.ts";
 import { findStrict, STRICT_DETECTORS } from "./strict.ts";
 
 /** Top-level request fields kept by default, across the four protocols; everything else is dropped. */

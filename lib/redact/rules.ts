@@ -3,7 +3,14 @@
 // Cookie, Set-Cookie, curl -u, URL user:password), and secret-named assignments in env, YAML, JSON,
 // INI, URL-query and command-line form, in any letter case. The e-mail and entropy rules are
 // strict-only (lib/redact/strict.ts): gh output legitimately carries e-mail addresses and SHAs.
-import type { Detector } from "../redact.ts";
+
+/** One kind of credential and how to recognise it. */
+export interface Detector {
+  /** Stable name used in findings and in the `[REDACTED:<name>]` marker. */
+  name: string;
+  /** Global pattern; when it has a `secret` group only that part is the credential. */
+  pattern: RegExp;
+}
 
 // A name that ends in one of these (any case, `_`, `-` or `.` between words) names a secret
 // (Authorization and Cookie have their own rules, which keep the scheme).

@@ -3,7 +3,7 @@
 // DETECTORS because gh output legitimately carries e-mail addresses. The entropy rule is a function
 // that can be switched off per string (provider ids, signatures, encrypted reasoning must replay);
 // both read the same normalised copies as the named rules.
-import { DETECTORS, type Detector, type Finding, matchAll, scanViews, tableFor } from "../redact.ts";
+import { DETECTORS, type Detector, type Finding, matchAll, scanViews, tableFor } from "./index.ts";
 
 /** Bumped whenever a rule changes, and recorded in every case's provenance. */
 export const REDACTION_RULES_VERSION = "strict-2";

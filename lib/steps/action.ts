@@ -1,70 +1,15 @@
-// What a model did at a step, read per wire protocol: the tool calls of an arm's response (with
-// malformed arguments kept visible, unlike lib/wire's lenient extractors), whether the response was
-// cut short, and the validity rule the harvest and the matcher share: every call names an offered
-// tool, carries its required arguments and has an argument object. No calls means the turn ended.
+// What a model did at a step: an arm's stored response (JSON or stream text) read by its protocol in
+// the registry (tool calls with malformed arguments kept visible, whether it was cut short), and the
+// validity rule the harvest and the matcher share: every call names an offered tool, carries its
+// required arguments and has an argument object. No calls means the turn ended.
 
-import type { OfferedTool } from "../wire.ts";
-import * as wire from "../wire.ts";
-import { isRecord } from "../wire.ts";
+import { type ArmAction, isRecord, type OfferedTool, protocol, type RawCall } from "../wire/index.ts";
 import type { StepProtocol } from "./case.ts";
 
-/** One call as read off the wire; `malformed` when its arguments were not a JSON object. */
-export interface RawCall {
-  name: string;
-  args: Record<string, unknown>;
-  malformed?: boolean;
-}
-
-/** Arguments as an object, or undefined when they are not one (a malformed call). */
-function argsOf(value: unknown): Record<string, unknown> | undefined {
-  if (value === undefined || value === null) return {};
-  if (isRecord(value)) return value;
-  if (typeof value !== "string") return undefined;
-  if (value.trim() === "") return {};
-  try {
-    const parsed = JSON.parse(value) as unknown;
-    return isRecord(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function call(name: unknown, rawArgs: unknown): RawCall {
-  const args = argsOf(rawArgs);
-  return args === undefined
-    ? { name: String(name ?? ""), args: {}, malformed: true }
-    : { name: String(name ?? ""), args };
-}
-
-/** Calls in Anthropic content blocks (a response's content or an assistant message's). */
-export function anthropicCalls(content: unknown): RawCall[] {
-  if (!Array.isArray(content)) return [];
-  return content.filter((b) => isRecord(b) && b.type === "tool_use").map((b) => call(b.name, b.input));
-}
-
-/** Calls among Responses items (a response's output or the model items of an input). */
-export function responsesCalls(items: unknown): RawCall[] {
-  if (!Array.isArray(items)) return [];
-  return items
-    .filter((i) => isRecord(i) && (i.type === "function_call" || i.type === "custom_tool_call"))
-    .map((i) =>
-      i.type === "custom_tool_call" ? call(i.name, { input: i.input }) : call(i.name, i.arguments),
-    );
-}
-
-/** Calls among Gemini parts. */
-export function geminiCalls(parts: unknown): RawCall[] {
-  if (!Array.isArray(parts)) return [];
-  return parts
-    .filter((p) => isRecord(p) && isRecord(p.functionCall))
-    .map((p) => {
-      const fc = (p as { functionCall: Record<string, unknown> }).functionCall;
-      return call(fc.name, fc.args);
-    });
-}
+export type { ArmAction, RawCall };
 
 /** A response body as an object: JSON objects as they are, SSE text assembled by the protocol. */
-function responseObject(protocol: StepProtocol, response: unknown): Record<string, unknown> | undefined {
+function responseObject(name: StepProtocol, response: unknown): Record<string, unknown> | undefined {
   if (isRecord(response)) return response;
   if (typeof response !== "string") return undefined;
   try {
@@ -74,43 +19,16 @@ function responseObject(protocol: StepProtocol, response: unknown): Record<strin
     // not JSON: maybe an SSE stream
   }
   try {
-    const p = protocol === "bedrock" ? "anthropic" : protocol;
-    return wire.PROTOCOLS[p].parseSse(response) as unknown as Record<string, unknown>;
+    return protocol(name).parseSse(response) as unknown as Record<string, unknown>;
   } catch {
     return undefined;
   }
 }
 
-/** What an arm's response did: its calls, and whether it was cut short or unreadable. */
-export interface ArmAction {
-  calls: RawCall[];
-  truncated: boolean;
-  readable: boolean;
-}
-
-/** Reads an arm's response body in `protocol`. */
-export function armAction(protocol: StepProtocol, response: unknown): ArmAction {
-  const r = responseObject(protocol, response);
-  if (!r) return { calls: [], truncated: false, readable: false };
-  if (protocol === "anthropic" || protocol === "bedrock")
-    return {
-      calls: anthropicCalls(r.content),
-      truncated: r.stop_reason === "max_tokens",
-      readable: Array.isArray(r.content),
-    };
-  if (protocol === "responses")
-    return {
-      calls: responsesCalls(r.output),
-      truncated: r.status === "incomplete" || isRecord(r.incomplete_details),
-      readable: Array.isArray(r.output),
-    };
-  const cand = Array.isArray(r.candidates) && isRecord(r.candidates[0]) ? r.candidates[0] : undefined;
-  const content = cand && isRecord(cand.content) ? cand.content : undefined;
-  return {
-    calls: geminiCalls(content?.parts),
-    truncated: cand?.finishReason === "MAX_TOKENS",
-    readable: content !== undefined,
-  };
+/** Reads an arm's response body in protocol `name`. */
+export function armAction(name: StepProtocol, response: unknown): ArmAction {
+  const r = responseObject(name, response);
+  return r ? protocol(name).armAction(r) : { calls: [], truncated: false, readable: false };
 }
 
 /** Why a call is invalid against the offered tools, or undefined when it is valid. */

@@ -4,11 +4,12 @@
 // provenance.session), so many cases of one session can be clustered without naming it.
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
+import { WIRE_NAMES, type WireName } from "../wire/index.ts";
 
-/** The wire protocols a pair (and so a step) can be in. */
-export const STEP_PROTOCOLS = ["anthropic", "bedrock", "responses", "gemini"] as const;
-export type StepProtocol = (typeof STEP_PROTOCOLS)[number];
+/** The wire protocols a pair (and so a step) can be in: the registry's (lib/wire). */
+export const STEP_PROTOCOLS = WIRE_NAMES;
+export type StepProtocol = WireName;
 
 /** Why a step was selected (the spec's `--select` table). */
 export const SELECT_REASONS = ["diverged", "invalid-call", "premature-stop", "judge-loss", "sample"] as const;

@@ -2,23 +2,21 @@
 // same step (same protocol shape, same offered tools, same conversation items in the same roles) and
 // the expected calls must keep their tool names and argument names. Anything else is a RedactionError.
 
+import type { Detector } from "../redact/index.ts";
 import { RedactionError, redactRequest, redactValue } from "../redact/request.ts";
-import type { Detector } from "../redact.ts";
-import * as wire from "../wire.ts";
-import { isRecord } from "../wire.ts";
+import { isRecord, protocol } from "../wire/index.ts";
 import type { RawCall } from "./action.ts";
 import { StepCase, type StepProtocol } from "./case.ts";
 import type { StepChoice } from "./select.ts";
 import { conversation, offeredTools } from "./session.ts";
 
 /** The step-defining shape of a request: offered tools and the role/type of each conversation item. */
-export function stepShape(protocol: StepProtocol, req: Record<string, unknown>): string {
-  const p = protocol === "bedrock" ? wire.bedrock : wire.PROTOCOLS[protocol];
-  p.parseRequest(req); // throws WireError when the body is no longer a request of its protocol
-  const items = conversation(protocol, req).map((i) =>
+export function stepShape(name: StepProtocol, req: Record<string, unknown>): string {
+  protocol(name).parseRequest(req); // throws WireError when the body is no longer a request of its protocol
+  const items = conversation(name, req).map((i) =>
     isRecord(i) ? `${String(i.role ?? "")}/${String(i.type ?? "")}` : typeof i,
   );
-  return JSON.stringify({ tools: offeredTools(protocol, req), items });
+  return JSON.stringify({ tools: offeredTools(name, req), items });
 }
 
 function redactCalls(calls: readonly RawCall[], detectors: readonly Detector[], what: string) {

@@ -27,9 +27,9 @@ import {
   openRegular,
   readConfined,
   readRegular,
-  writeConfined,
-} from "../confined.ts";
-import { ToolError, UpstreamError, UsageError } from "../errors.ts";
+} from "../core/confined.ts";
+import { writeConfined } from "../core/confined-write.ts";
+import { ToolError, UpstreamError, UsageError } from "../core/errors.ts";
 
 /** How a harvest reaches its files (the CLI: paths as given; eval-mcp: confined under its root). */
 export interface HarvestFiles {

@@ -3,14 +3,26 @@
 // arm-truncated steps are not steps), recovers production's action from the next request and selects.
 // Only the chosen steps and where their rows are leave selectFromStore; a repeated pair id (two rows
 // for one case file) is bad input naming both lines.
-import { ConfigError } from "../errors.ts";
-import { type PairKey, readPairs, wireProtocol } from "../pairs.ts";
+import { ConfigError } from "../core/errors.ts";
 import { armAction, type RawCall } from "./action.ts";
 import type { SelectReason, StepProtocol } from "./case.ts";
-import type { HarvestOptions } from "./harvest.ts";
+import { type PairKey, readPairs, wireProtocol } from "./pairs/index.ts";
 import { type StepChoice, type StepView, selectSteps } from "./select.ts";
 import { type RequestFacts, recoveredAction, requestFacts } from "./session.ts";
 import { shortDigest } from "./session-key.ts";
+
+/** What the first pass reads of harvest's options (HarvestOptions in harvest.ts extends this). */
+export interface ScanOptions {
+  pairs: string;
+  experiment: string;
+  perDepth?: number;
+  judgeLoss?: number;
+  seed?: number;
+  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/steps/pairs/index.ts). */
+  maxRowBytes?: number;
+  /** Receives the largest read buffer held while scanning the store (tests bound memory with it). */
+  stats?: { peakBuffer: number };
+}
 
 /** What the second pass needs of a chosen pair: where its row is, and its ids. */
 export type Where = Pick<Meta, "id" | "session" | "line" | "offset" | "length" | "protocol">;
@@ -36,7 +48,7 @@ function duplicateError(path: string, first: Meta, line: number, id: string): Co
 }
 
 /** Pass 1: every pair of the experiment as compact facts (the whole store is decoded: all or nothing). */
-function scan(o: HarvestOptions, fd: number, keys: readonly PairKey[]): { metas: Meta[]; rows: number } {
+function scan(o: ScanOptions, fd: number, keys: readonly PairKey[]): { metas: Meta[]; rows: number } {
   const metas: Meta[] = [];
   const byCase = new Map<string, Meta>();
   let rows = 0;
@@ -123,7 +135,7 @@ function toSteps(
  * other pair's facts (hashes, calls) can be collected before the second pass starts.
  */
 export function selectFromStore(
-  o: HarvestOptions,
+  o: ScanOptions,
   fd: number,
   keys: readonly PairKey[],
   losses: Map<string, number>,

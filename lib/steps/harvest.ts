@@ -4,26 +4,26 @@
 // and checks each case, and hands them to lib/steps/harvest-files.ts, which publishes --out in one
 // rename. Any failure writes nothing.
 import { closeSync } from "node:fs";
-import { accessProblem } from "../confined.ts";
-import { ConfigError, UsageError } from "../errors.ts";
-import { readLineAt } from "../pairs/lines.ts";
-import { loadPairKey, type PairKey, pairDecoder, rowError } from "../pairs.ts";
+import { accessProblem } from "../core/confined.ts";
+import { ConfigError, UsageError } from "../core/errors.ts";
+import { numberFlag } from "../core/flags.ts";
 import { assertCleanFast } from "../redact/clean.ts";
+import type { Detector } from "../redact/index.ts";
 import { patternDetectors, REDACTION_RULES_VERSION, STRICT_DETECTORS } from "../redact/strict.ts";
-import type { Detector } from "../redact.ts";
 import { SELECT_REASONS, type SelectReason, type StepCase } from "./case.ts";
 import { buildCase } from "./harvest-case.ts";
 import { checkOut, type HarvestFiles, plainFiles, publishCases } from "./harvest-files.ts";
-import { caseId, selectFromStore, type Where } from "./harvest-scan.ts";
+import { caseId, type ScanOptions, selectFromStore, type Where } from "./harvest-scan.ts";
 import { type HistoryEntry, judgeLoss, parseHistory } from "./history.ts";
+import { loadPairKey, type PairKey, pairDecoder, rowError } from "./pairs/index.ts";
+import { readLineAt } from "./pairs/lines.ts";
 import type { StepChoice } from "./select.ts";
 import { deriveSessionKey, hashSession, type SessionKey } from "./session-key.ts";
 
 export { caseId } from "./harvest-scan.ts";
 
 /** Everything harvest takes (the CLI flags, and what eval-mcp's eval_harvest passes). */
-export interface HarvestOptions {
-  pairs: string;
+export interface HarvestOptions extends ScanOptions {
   pairKeyFiles?: readonly string[];
   /** Hashes session ids; default: derived from the first pair key (lib/steps/session-key.ts). */
   sessionKeyFile?: string;
@@ -42,7 +42,7 @@ export interface HarvestOptions {
   now?: Date;
   /** Extra detectors for the final leak check only (tests plant one that must stop the harvest). */
   leakDetectors?: readonly Detector[];
-  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/pairs.ts). */
+  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/steps/pairs/index.ts). */
   maxRowBytes?: number;
   /** How files are opened (default: the paths as given; eval-mcp confines them under its root). */
   files?: HarvestFiles;
@@ -85,16 +85,11 @@ function checkOptions(o: HarvestOptions): { select: SelectReason[]; patterns: De
     throw new UsageError("Cannot harvest: --select judge-loss needs --history (from eval-steps judge)");
   if (!o.experiment) throw new UsageError("Cannot harvest: --experiment is required");
   if (!o.dryRun && !o.out) throw new UsageError("Cannot harvest: --out is required unless --dry-run");
-  if (o.maxRowBytes !== undefined && !(Number.isSafeInteger(o.maxRowBytes) && o.maxRowBytes > 0))
-    throw new UsageError(`Cannot harvest: --max-row-bytes must be a whole number > 0, got ${o.maxRowBytes}`);
-  const perDepth = o.perDepth ?? 5;
-  if (!Number.isInteger(perDepth) || perDepth < 0)
-    throw new UsageError(`Cannot harvest: --per-depth must be a whole number >= 0, got ${perDepth}`);
-  const loss = o.judgeLoss ?? 0.2;
-  if (!(loss >= 0 && loss <= 1))
-    throw new UsageError(`Cannot harvest: --judge-loss must be in [0, 1], got ${loss}`);
-  if (!Number.isSafeInteger(o.seed ?? 1))
-    throw new UsageError(`Cannot harvest: --seed must be an integer, got ${o.seed}`);
+  // The numbers are checked by the one numeric parser, so a caller (eval-mcp) reads the flags' messages.
+  numberFlag("--max-row-bytes", o.maxRowBytes, { min: 1 });
+  numberFlag("--per-depth", o.perDepth, { min: 0, fallback: 5 });
+  numberFlag("--judge-loss", o.judgeLoss, { integer: false, min: 0, max: 1, fallback: 0.2 });
+  numberFlag("--seed", o.seed);
   let patterns: Detector[];
   try {
     patterns = patternDetectors(o.redactPatterns ?? []);

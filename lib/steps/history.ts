@@ -6,9 +6,9 @@
 // does not call a judge (lib/steps/judge.ts does).
 import { appendFileSync, readFileSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError } from "../errors.ts";
-import { withFileLock } from "../fsx.ts";
-import { parseJsonl } from "../jsonl.ts";
+import { ConfigError } from "../core/errors.ts";
+import { withFileLock } from "../core/fsx.ts";
+import { parseJsonl } from "../core/jsonl.ts";
 
 const score = z.number().min(0).max(1);
 

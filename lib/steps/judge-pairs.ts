@@ -4,12 +4,13 @@
 // by id, shuffled with the seed, the first --sample taken (0 = all). The store is streamed twice
 // (ids, then the chosen pairs) so memory stays bounded; each grade is appended as soon as it
 // arrives, so an interrupted run keeps what it paid for and the next run skips it.
-import { createHash } from "node:crypto";
-import { loadPairKey, type Pair, type PairSide, readPairs } from "../pairs.ts";
-import { Rng, shuffle } from "../stats.ts";
+
+import { sha256Bytes } from "../core/hash.ts";
+import { pool } from "../core/pool.ts";
+import { Rng, shuffle } from "../stats/index.ts";
 import { appendHistory, gradedIds, type HistoryEntry, loadHistory } from "./history.ts";
 import { askJudge, type JudgeRoute, pairPrompt, parseVerdict, readRubric } from "./judge.ts";
-import { pool } from "./replay.ts";
+import { loadPairKey, type Pair, type PairSide, readPairs } from "./pairs/index.ts";
 
 /** Options of one judge run (the key is already read into `route`). */
 export interface JudgePairsOptions {
@@ -22,7 +23,7 @@ export interface JudgePairsOptions {
   sample?: number;
   seed?: number;
   parallel?: number;
-  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/pairs.ts). */
+  /** Longest store row in bytes (default DEFAULT_MAX_ROW_BYTES, lib/steps/pairs/index.ts). */
   maxRowBytes?: number;
   now?: () => Date;
 }
@@ -43,9 +44,7 @@ const usable = (s: PairSide) =>
 
 /** Which answer the judge sees first for pair `id`: seeded per pair, independent of the sample. */
 export function orderOf(seed: number, id: string): HistoryEntry["order"] {
-  return (createHash("sha256").update(`${seed}:${id}`).digest()[0]! & 1) === 0
-    ? "control-first"
-    : "candidate-first";
+  return (sha256Bytes(`${seed}:${id}`)[0]! & 1) === 0 ? "control-first" : "candidate-first";
 }
 
 /** Grades one pair; an error line when the judge call or its answer failed. */

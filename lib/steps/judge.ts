@@ -3,13 +3,12 @@
 // candidate, shown in a seeded order against position bias), sent to one judge route in any of the
 // four wire protocols through the same request path as replay, answered as one JSON object with
 // scores in [0, 1]. Requests and responses are clipped to 24 KiB, as the original online grader does.
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../errors.ts";
-import { isRecord } from "../wire.ts";
+import { ConfigError } from "../core/errors.ts";
+import { sha256Hex } from "../core/hash.ts";
+import { type Answer, isRecord, protocol } from "../wire/index.ts";
 import type { StepCase, StepProtocol } from "./case.ts";
 import { buildRequest, type Endpoint, send } from "./replay.ts";
-import type { Answer } from "./replay-answer.ts";
 
 /** A judge model route: the protocol it speaks and the endpoint (key already read from its variable). */
 export interface JudgeRoute extends Endpoint {
@@ -38,16 +37,7 @@ export function readRubric(path: string): Rubric {
     throw new ConfigError(`Cannot read rubric "${path}": ${(error as Error).message}`, { cause: error });
   }
   if (text.trim() === "") throw new ConfigError(`Cannot load rubric "${path}": the file is empty`);
-  return { text, digest: `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}` };
-}
-
-/** The judge's request body in its protocol: one user turn with the prompt, no tools. */
-export function judgeBody(protocol: StepProtocol, model: string, prompt: string): Record<string, unknown> {
-  if (protocol === "responses") return { model, input: prompt };
-  if (protocol === "gemini") return { contents: [{ role: "user", parts: [{ text: prompt }] }] };
-  const messages = [{ role: "user", content: prompt }];
-  if (protocol === "bedrock") return { anthropic_version: "bedrock-2023-05-31", max_tokens: 1024, messages };
-  return { model, max_tokens: 1024, messages };
+  return { text, digest: `sha256:${sha256Hex(text)}` };
 }
 
 /** The first JSON object in a judge's text whose `fields` are all numbers in [0, 1]. */
@@ -80,7 +70,7 @@ export async function askJudge(
   route: JudgeRoute,
   prompt: string,
 ): Promise<{ text?: string; error?: string }> {
-  const request = judgeBody(route.protocol, route.model, prompt);
+  const request = protocol(route.protocol).judgeRequest(route.model, prompt);
   const reply = await send(route.protocol, buildRequest({ protocol: route.protocol, request }, route), route);
   if (reply.error) return { error: `judge: ${reply.error}` };
   return { text: reply.answer?.text ?? "" };

@@ -3,9 +3,10 @@
 // compares the multiset of tool names, `calls` the multiset of (name, canonical arguments); validity
 // asks that every call names an offered tool, carries the tool's required arguments and is well
 // formed; a premature stop is ending the turn where production kept working. Pure; no I/O.
+
+import type { Answer } from "../wire/index.ts";
 import { callProblem, canonicalJson } from "./action.ts";
 import type { StepAction, StepCase } from "./case.ts";
-import type { Answer } from "./replay-answer.ts";
 
 /** The matcher's reading of one answer. */
 export interface StepGrade {

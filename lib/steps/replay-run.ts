@@ -1,11 +1,12 @@
 // `eval-steps run` as one call: check the options, read the key from the variable --key-env names
 // (never from argv), load the suite, replay every case with bounded parallelism, optionally ask a
 // judge for a secondary score per step, and build the scorecard. Printing and exit codes stay at
-// the entry (scripts/eval-steps/run.ts).
-import { UsageError } from "../errors.ts";
-import type { StepCase } from "./case.ts";
+// the command (lib/steps/cmd.ts).
+import { UsageError } from "../core/errors.ts";
+import { pool } from "../core/pool.ts";
+import { STEP_PROTOCOLS, type StepCase } from "./case.ts";
 import { type JudgeRoute, judgeStep, readRubric } from "./judge.ts";
-import { type Endpoint, loadSuite, pool, replayCase } from "./replay.ts";
+import { type Endpoint, loadSuite, replayCase } from "./replay.ts";
 import { buildStepScorecard, type StepResult, type StepScorecard } from "./scorecard.ts";
 
 /** Options of one suite run, as the command line gives them. */
@@ -37,44 +38,7 @@ export function keyFromEnv(flag: string, name: string, env: Record<string, strin
 }
 
 /** The protocols a route may speak, as the --*-protocol flags name them. */
-export const ROUTE_PROTOCOLS = ["anthropic", "bedrock", "responses", "gemini"] as const;
-
-/** Checks `--output` (text or json) and a protocol flag; UsageError naming the flag. */
-export function checkFlags(output: string | undefined, protocolFlag: string, protocol: string | undefined) {
-  const out = output ?? "text";
-  if (out !== "text" && out !== "json") throw new UsageError(`--output must be text or json, got "${out}"`);
-  const p = protocol ?? "anthropic";
-  if (!(ROUTE_PROTOCOLS as readonly string[]).includes(p))
-    throw new UsageError(`${protocolFlag} must be one of ${ROUTE_PROTOCOLS.join(", ")}, got "${p}"`);
-  return { output: out, protocol: p as (typeof ROUTE_PROTOCOLS)[number] };
-}
-
-/** The judge of `run --rubric` from its flags: all of rubric, model, URL and key variable, or none. */
-export function judgeFromFlags(f: {
-  rubric?: string | undefined;
-  model?: string | undefined;
-  url?: string | undefined;
-  keyEnv?: string | undefined;
-  protocol?: string | undefined;
-}): RunOptions["judge"] {
-  const { protocol } = checkFlags(undefined, "--judge-protocol", f.protocol);
-  if (!f.rubric) {
-    if (f.model || f.url || f.keyEnv) throw new UsageError("--judge-* flags need --rubric");
-    return undefined;
-  }
-  if (!f.model || !f.url || !f.keyEnv)
-    throw new UsageError("--rubric needs --judge-model, --judge-url and --judge-key-env");
-  return { rubric: f.rubric, model: f.model, url: f.url, keyEnv: f.keyEnv, protocol };
-}
-
-/** A positive integer option, or UsageError naming the flag. */
-export function positiveInt(flag: string, value: unknown, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw new UsageError(`${flag} must be a whole number of at least 1, got "${value}"`);
-  return n;
-}
+export const ROUTE_PROTOCOLS = STEP_PROTOCOLS;
 
 /** Replays the suite and returns its scorecard. */
 export async function runStepSuite(o: RunOptions): Promise<StepScorecard> {

@@ -1,152 +1,58 @@
-// Step replay: each case's request sent once, non-streaming, to one model route in its own wire
-// protocol, through one rewrite (the model and streaming replaced, nothing else), then graded by
-// lib/steps/match.ts. The key comes from the caller (read from the --key-env variable at the edge)
-// and goes only into the protocol's auth header: x-api-key (Anthropic), Bearer (OpenAI Responses),
-// x-goog-api-key (Gemini), SigV4 or a Bedrock API key (Bedrock). An errored call fails its case and
-// its message never carries the key. Loading the suite, the scorecard and printing live elsewhere.
+// Step replay: each case's request sent non-streaming (again only on a 429 or 5xx) to one model
+// route in its own wire protocol, through one rewrite (the model and streaming replaced, nothing
+// else), then graded by lib/steps/match.ts. The protocol registry (lib/wire) builds the request and
+// reads the answer; lib/core/http.ts sends it (timeout, bounded retries, no key in an error). An
+// errored call fails its case. Loading the suite, the scorecard and printing live elsewhere.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, UsageError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
+import { HttpError, type HttpOptions, post } from "../core/http.ts";
+import { type Answer, protocol, type Route, type WireRequest } from "../wire/index.ts";
 import { loadStepCase, type StepCase, type StepProtocol } from "./case.ts";
 import { erroredGrade, gradeAnswer } from "./match.ts";
-import { type Answer, answerOf } from "./replay-answer.ts";
-import { type AwsCredentials, awsEscape, regionOfUrl, signV4 } from "./replay-sigv4.ts";
 import type { StepResult } from "./scorecard.ts";
 
-/** One model route: base URL, model (gateway alias or upstream id), the key, and transport settings. */
-export interface Endpoint {
-  url: string;
-  model: string;
-  key: string;
-  /** Bedrock only: the signing region (else from the URL host or AWS_REGION at the edge). */
-  region?: string;
+/** One model route (base URL, model, key, Bedrock's region) and its transport settings. */
+export interface Endpoint extends Route, Pick<HttpOptions, "retries" | "backoff"> {
   timeoutMs?: number;
   fetch?: typeof fetch;
-  now?: () => Date;
-}
-
-/** The request as it goes on the wire. */
-export interface WireRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** The one rewrite: `model` replaced where the body names it, streaming turned off where it is asked for. */
-export function rewriteBody(
-  protocol: StepProtocol,
-  request: Record<string, unknown>,
-  model: string,
-): Record<string, unknown> {
-  // Bedrock and Gemini name the model and the streaming in the URL, not the body.
-  if (protocol === "bedrock" || protocol === "gemini") return request;
-  return { ...request, model, ...("stream" in request ? { stream: false } : {}) };
-}
-
-function join2(base: string, tail: string, versioned: RegExp, prefix: string): string {
-  const b = base.replace(/\/+$/, "");
-  return versioned.test(b) ? `${b}${tail}` : `${b}${prefix}${tail}`;
-}
-
-/** The non-streaming endpoint URL of a protocol under `base` (a base ending in /v1 or /v1beta is kept). */
-export function endpointUrl(protocol: StepProtocol, base: string, model: string): string {
-  if (protocol === "anthropic") return join2(base, "/messages", /\/v1$/, "/v1");
-  if (protocol === "responses") return join2(base, "/responses", /\/v1$/, "/v1");
-  if (protocol === "gemini")
-    return join2(base, `/models/${awsEscape(model)}:generateContent`, /\/v1(beta|alpha)?$/, "/v1beta");
-  return `${base.replace(/\/+$/, "")}/model/${awsEscape(model)}/invoke`;
-}
-
-/** `ACCESS_KEY_ID:SECRET[:SESSION_TOKEN]` as AWS credentials; anything without a colon is a Bedrock API key. */
-export function awsCredentials(key: string): AwsCredentials | undefined {
-  const parts = key.split(":");
-  if (parts.length < 2) return undefined;
-  const [accessKeyId = "", secretAccessKey = "", ...token] = parts;
-  if (!accessKeyId || !secretAccessKey)
-    throw new UsageError(
-      "The Bedrock key must be ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN] or an API key",
-    );
-  return { accessKeyId, secretAccessKey, ...(token.length > 0 ? { sessionToken: token.join(":") } : {}) };
 }
 
 /** Builds the wire request of a case: URL, auth header for the protocol, JSON body. */
 export function buildRequest(c: Pick<StepCase, "protocol" | "request">, ep: Endpoint): WireRequest {
-  const url = endpointUrl(c.protocol, ep.url, ep.model);
-  const body = JSON.stringify(rewriteBody(c.protocol, c.request, ep.model));
-  const json = { "content-type": "application/json", accept: "application/json" };
-  if (c.protocol === "anthropic")
-    return { url, body, headers: { ...json, "x-api-key": ep.key, "anthropic-version": "2023-06-01" } };
-  if (c.protocol === "responses")
-    return { url, body, headers: { ...json, authorization: `Bearer ${ep.key}` } };
-  if (c.protocol === "gemini") return { url, body, headers: { ...json, "x-goog-api-key": ep.key } };
-  const credentials = awsCredentials(ep.key);
-  if (!credentials) return { url, body, headers: { ...json, authorization: `Bearer ${ep.key}` } };
-  const region = ep.region ?? regionOfUrl(url);
-  if (!region) throw new UsageError(`Cannot sign for Bedrock at "${ep.url}": give --region (or AWS_REGION)`);
-  const date = (ep.now ?? (() => new Date()))();
-  const signed = signV4({
-    method: "POST",
-    url,
-    headers: json,
-    body,
-    region,
-    service: "bedrock",
-    credentials,
-    date,
-  });
-  const { host: _host, ...headers } = signed.headers;
-  return { url, body, headers };
+  return protocol(c.protocol).buildRequest(c.request, ep);
 }
 
-/** Removes every occurrence of the key from a message (a gateway may echo what it was sent). */
-function scrub(message: string, key: string): string {
-  const parts = [key, ...key.split(":").filter((p) => p.length >= 8)];
-  return parts.reduce((m, p) => (p ? m.split(p).join("[redacted]") : m), message).slice(0, 300);
-}
-
-function errorText(body: string): string {
-  try {
-    const j = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    const m = typeof j.error === "string" ? j.error : (j.error?.message ?? j.message);
-    if (typeof m === "string") return m;
-  } catch {
-    // not JSON: the text itself
-  }
-  return body.replace(/\s+/g, " ").trim();
-}
-
-/** Sends one request; the reply's answer, or an error line (HTTP status, network, not a reply). */
+/** Sends one request; the answer or an error line, and the latency of the last attempt (not the backoff). */
 export async function send(
-  protocol: StepProtocol,
+  name: StepProtocol,
   req: WireRequest,
   ep: Endpoint,
 ): Promise<{ answer?: Answer; error?: string; latencyMs: number }> {
-  const started = performance.now();
-  const doFetch = ep.fetch ?? fetch;
-  const ms = () => Math.round(performance.now() - started);
+  let reply: Awaited<ReturnType<typeof post>>;
   try {
-    const res = await doFetch(req.url, {
-      method: "POST",
-      headers: req.headers,
-      body: req.body,
-      signal: AbortSignal.timeout(ep.timeoutMs ?? 300_000),
-    });
-    const text = await res.text();
-    if (!res.ok) return { error: scrub(`HTTP ${res.status}: ${errorText(text)}`, ep.key), latencyMs: ms() };
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return { error: `Reply is not JSON (HTTP ${res.status})`, latencyMs: ms() };
-    }
-    const answer = answerOf(protocol, body);
-    if (!answer) return { error: `Reply is not a ${protocol} reply`, latencyMs: ms() };
-    return { answer, latencyMs: ms() };
+    reply = await post(
+      { ...req, secrets: [ep.key] },
+      {
+        ...(ep.timeoutMs ? { timeoutMs: ep.timeoutMs } : {}),
+        ...(ep.retries !== undefined ? { retries: ep.retries } : {}),
+        ...(ep.backoff ? { backoff: ep.backoff } : {}),
+        ...(ep.fetch ? { fetch: ep.fetch } : {}),
+      },
+    );
   } catch (error) {
-    const e = error as Error;
-    const why = e.name === "TimeoutError" ? `no reply within ${ep.timeoutMs ?? 300_000} ms` : e.message;
-    return { error: scrub(`Request failed: ${why}`, ep.key), latencyMs: ms() };
+    if (error instanceof HttpError) return { error: error.message, latencyMs: error.ms };
+    throw error;
   }
+  let body: unknown;
+  try {
+    body = JSON.parse(reply.text);
+  } catch {
+    return { error: `Reply is not JSON (HTTP ${reply.status})`, latencyMs: reply.ms };
+  }
+  const answer = protocol(name).answerOf(body);
+  if (!answer) return { error: `Reply is not a ${name} reply`, latencyMs: reply.ms };
+  return { answer, latencyMs: reply.ms };
 }
 
 /** Replays one case and grades the answer (an errored call fails the case); the answer for a judge. */
@@ -167,21 +73,6 @@ export async function replayCase(
     ...(reply.error ? { error: reply.error } : {}),
   };
   return reply.answer ? { result, answer: reply.answer } : { result };
-}
-
-/** Runs `work` over `items` with at most `parallel` at once; results in input order. */
-export async function pool<T, R>(
-  items: readonly T[],
-  parallel: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(parallel, items.length)) }, async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await work(items[i]!);
-  });
-  await Promise.all(lanes);
-  return out;
 }
 
 /** Loads every `*.json` case of a suite directory, in file-name order; a bad case names its file. */

@@ -4,7 +4,7 @@
 // (lib/stats: a cluster bootstrap of per-session sums), so many steps of one long session do not narrow an interval. The zod
 // format is what `--output json`, `--scorecard FILE`, eval_scorecard and the HTML report read.
 import { z } from "zod";
-import { bootstrapRatio } from "../stats.ts";
+import { bootstrapRatio } from "../stats/index.ts";
 import { STEP_PROTOCOLS } from "./case.ts";
 
 const rate = z.number().min(0).max(1);

@@ -1,8 +1,8 @@
 // Which steps become cases (the spec's `--select` table). Pure: it sees the steps of every session
 // already ordered, with production's recovered action, both arms' actions and the offered tools, and
 // answers each step's expected action and reasons. `sample` is seeded and drawn per depth bucket.
-import { Rng, shuffle } from "../stats.ts";
-import type { OfferedTool } from "../wire.ts";
+import { Rng, shuffle } from "../stats/index.ts";
+import type { OfferedTool } from "../wire/index.ts";
 import { callsKey, isValidAction, type RawCall, toolsKey } from "./action.ts";
 import type { SelectReason } from "./case.ts";
 import { depthBucket } from "./session.ts";

@@ -4,8 +4,9 @@
 // given (32 bytes, standard base64, like a pair key), else derived with HKDF-SHA256 from the first
 // --pair-key-file (so the pair key's holders, and only they, get the same hashes).
 import { Buffer } from "node:buffer";
-import { createHash, createHmac, hkdfSync } from "node:crypto";
-import { keyId, type PairKey } from "../pairs.ts";
+import { createHmac, hkdfSync } from "node:crypto";
+import { sha256Hex } from "../core/hash.ts";
+import { keyId, type PairKey } from "./pairs/index.ts";
 
 /** The HKDF salt and info of the derived session key; changing either re-keys every hash. */
 export const SESSION_KEY_SALT = "proctor/eval-steps/session-hash";
@@ -30,5 +31,5 @@ export function hashSession(k: SessionKey, sessionId: string): string {
 
 /** A short stable digest (hex) of any text: case file names for ids that are not file-safe. */
 export function shortDigest(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
+  return sha256Hex(text).slice(0, 16);
 }

@@ -3,10 +3,8 @@
 // at the index where step d's conversation ended. So per request we keep only hashes (the whole
 // conversation, and the conversation before its last assistant turn) and that last turn's calls:
 // enough to chain steps and recover production's action without keeping any request in memory.
-import { createHash, type Hash } from "node:crypto";
-import * as wire from "../wire.ts";
-import { isRecord, type OfferedTool } from "../wire.ts";
-import { anthropicCalls, geminiCalls, type RawCall, responsesCalls } from "./action.ts";
+import { type Sha256, sha256, sha256Hex } from "../core/hash.ts";
+import { type OfferedTool, protocol, type RawCall } from "../wire/index.ts";
 import type { StepProtocol } from "./case.ts";
 
 /** What one request tells about its step. */
@@ -31,46 +29,10 @@ function itemText(item: unknown): string {
   return s.includes('"cache_control"') ? s.replace(CACHE_MARK, "").replace(/\{,/g, "{") : s;
 }
 
-/** The conversation items of a request in `protocol`. */
-export function conversation(protocol: StepProtocol, req: Record<string, unknown>): unknown[] {
-  const items = protocol === "responses" ? req.input : protocol === "gemini" ? req.contents : req.messages;
+/** The conversation items of a request in protocol `name`. */
+export function conversation(name: StepProtocol, req: Record<string, unknown>): unknown[] {
+  const items = req[protocol(name).conversationKey];
   return Array.isArray(items) ? items : [];
-}
-
-const RESPONSES_MODEL_ITEMS = new Set([
-  "reasoning",
-  "function_call",
-  "custom_tool_call",
-  "local_shell_call",
-  "web_search_call",
-]);
-
-/** True when a conversation item is (part of) a model turn. */
-function isModelItem(protocol: StepProtocol, item: unknown): boolean {
-  if (!isRecord(item)) return false;
-  if (protocol === "responses")
-    return (
-      RESPONSES_MODEL_ITEMS.has(String(item.type)) ||
-      (item.type === "message" && item.role === "assistant") ||
-      (item.type === undefined && item.role === "assistant")
-    );
-  return item.role === (protocol === "gemini" ? "model" : "assistant");
-}
-
-/** Where the last model turn starts and ends (Responses spreads one turn over several items). */
-function lastTurnSpan(protocol: StepProtocol, items: unknown[]): { at: number; end: number } | undefined {
-  let end = items.length;
-  while (end > 0 && !isModelItem(protocol, items[end - 1])) end--;
-  if (end === 0) return undefined;
-  let at = end - 1;
-  if (protocol === "responses") while (at > 0 && isModelItem(protocol, items[at - 1])) at--;
-  return { at, end };
-}
-
-function turnCalls(protocol: StepProtocol, turn: unknown[]): RawCall[] {
-  if (protocol === "responses") return responsesCalls(turn);
-  const item = turn[0] as Record<string, unknown>;
-  return protocol === "gemini" ? geminiCalls(item.parts) : anthropicCalls(item.content);
 }
 
 // A session offers the same tools in every request, and a case's request is read three times: the
@@ -81,40 +43,22 @@ const TOOLS_MEMO_MAX = 1024;
 const toolsMemo = new Map<string, OfferedTool[]>();
 
 /** The tools a request offers, by the protocol's own reader (a body it cannot read offers none). */
-export function offeredTools(protocol: StepProtocol, req: Record<string, unknown>): OfferedTool[] {
-  const key = `${protocol}\n${JSON.stringify(req.tools)}`;
+export function offeredTools(name: StepProtocol, req: Record<string, unknown>): OfferedTool[] {
+  const key = `${name}\n${JSON.stringify(req.tools)}`;
   let tools = toolsMemo.get(key);
   if (!tools) {
-    tools = readTools(protocol, req);
+    tools = protocol(name).toolsOfBody(req);
     if (toolsMemo.size >= TOOLS_MEMO_MAX) toolsMemo.clear();
     toolsMemo.set(key, tools);
   }
   return tools;
 }
 
-function readTools(protocol: StepProtocol, req: Record<string, unknown>): OfferedTool[] {
-  const p = protocol === "bedrock" ? wire.bedrock : wire.PROTOCOLS[protocol];
-  try {
-    // Only `tools` is read, so it alone is checked: validating every message here would cost more
-    // than the rest of the scan (the written cases are fully re-parsed in harvest-case.ts).
-    p.parseRequest({ ...emptyShape(protocol), tools: req.tools });
-    return p.toolsOffered(req as never);
-  } catch {
-    return [];
-  }
-}
-
-function emptyShape(protocol: StepProtocol): Record<string, unknown> {
-  if (protocol === "gemini") return { contents: [] };
-  if (protocol === "bedrock") return { messages: [] };
-  return { model: "", messages: [] };
-}
-
 /** The facts of one request (it is hashed once, item by item, so this stays linear in its size). */
-export function requestFacts(protocol: StepProtocol, req: Record<string, unknown>): RequestFacts {
-  const items = conversation(protocol, req);
-  const span = lastTurnSpan(protocol, items);
-  const h: Hash = createHash("sha256");
+export function requestFacts(name: StepProtocol, req: Record<string, unknown>): RequestFacts {
+  const items = conversation(name, req);
+  const span = protocol(name).lastTurn(items);
+  const h: Sha256 = sha256();
   let before: string | undefined;
   items.forEach((item, i) => {
     if (span && i === span.at) before = h.copy().digest("hex");
@@ -123,16 +67,13 @@ export function requestFacts(protocol: StepProtocol, req: Record<string, unknown
   });
   const convHash = h.digest("hex");
   // The body's other fields (tools, system, model...) with the conversation already hashed above.
-  const key = protocol === "responses" ? "input" : protocol === "gemini" ? "contents" : "messages";
-  const rest = JSON.stringify({ ...req, [key]: convHash });
+  const rest = JSON.stringify({ ...req, [protocol(name).conversationKey]: convHash });
   return {
-    tools: offeredTools(protocol, req),
+    tools: offeredTools(name, req),
     length: items.length,
     convHash,
-    ...(span && before !== undefined
-      ? { lastTurn: { at: span.at, before, calls: turnCalls(protocol, items.slice(span.at, span.end)) } }
-      : {}),
-    bodyHash: createHash("sha256").update(rest).digest("hex"),
+    ...(span && before !== undefined ? { lastTurn: { at: span.at, before, calls: span.calls } } : {}),
+    bodyHash: sha256Hex(rest),
   };
 }
 

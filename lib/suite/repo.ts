@@ -1,11 +1,11 @@
-// A task's repository on the host: a local directory inside the task (checked by lib/task.ts), or a
+// A task's repository on the host: a local directory inside the task (checked by lib/suite/task.ts), or a
 // remote one cloned once per run with the original's git invocation, which allows only https and
 // ssh transports (no file://, ext::, or anything a URL could smuggle in), shallow and quiet.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ProcError, run } from "../proc.ts";
-import type { Task } from "../task.ts";
+import { ProcError, run } from "../core/proc.ts";
+import type { Task } from "./task.ts";
 import { stderrTail } from "./trial.ts";
 
 /** The clone command of the original (originals.md §6.1); `--` keeps a URL from being an option. */

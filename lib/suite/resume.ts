@@ -4,9 +4,9 @@
 // wins, and a trial that is no job of the suite refuses the resume (it is another suite's file).
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ConfigError } from "../errors.ts";
-import { ensureDir, writeFileAtomic } from "../fsx.ts";
-import { parseTrials, type Trial } from "../scorecard.ts";
+import { ConfigError } from "../core/errors.ts";
+import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
+import { parseTrials, type Trial } from "./scorecard/index.ts";
 
 /** The key of a trial: task id, variant, repeat. */
 export function trialKey(t: { task: string; variant: string; repeat: number }): string {

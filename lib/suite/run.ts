@@ -5,14 +5,14 @@
 // (or instead of) starting more trials. The scorecard is built from all trials at the end.
 
 import { basename, dirname, resolve } from "node:path";
-import { type Driver, readSettings } from "../agent.ts";
-import type { PhaseSpec } from "../docker/phase.ts";
-import { ConfigError, ToolError } from "../errors.ts";
-import { pool } from "../runner/many.ts";
-import { buildScorecard, type Scorecard, type Trial } from "../scorecard.ts";
-import type { Suite, Variant } from "../suite.ts";
+import { ConfigError, ToolError } from "../core/errors.ts";
+import { pool } from "../core/pool.ts";
+import type { PhaseSpec } from "../isolation/contract.ts";
+import { type Driver, readSettings } from "./agents/index.ts";
 import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import { appendTrial, resumeTrials, startTrials, trialKey } from "./resume.ts";
+import { buildScorecard, type Scorecard, type Trial } from "./scorecard/index.ts";
+import type { Suite, Variant } from "./suite.ts";
 import { runTrial, type SuiteRunner, type TrialContext, type TrialJob } from "./trial.ts";
 
 /** How to run a suite. */

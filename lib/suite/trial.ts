@@ -5,23 +5,16 @@
 // never scores them against the agent. The check always runs once the agent phase was reached.
 
 import { dirname, join } from "node:path";
-import { type AgentCommand, type AgentMetrics, AgentParseError, type Driver } from "../agent.ts";
-import type { PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../docker/phase.ts";
-import { ensureDir, writeFileAtomic } from "../fsx.ts";
-import { redactText } from "../redact.ts";
-import type { InfraKind, Trial } from "../scorecard.ts";
-import type { Variant } from "../suite.ts";
-import type { Task } from "../task.ts";
+import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
+import type { Layout, PhaseResult, PhaseSpec, SuiteRunner, Workspace } from "../isolation/contract.ts";
 
-/** A PhaseRunner that may say where /work and HOME are for a workspace (the LocalRunner's temp dir). */
-export type SuiteRunner = PhaseRunner & { layout?(ws: Workspace): Layout };
+export type { Layout, SuiteRunner } from "../isolation/contract.ts";
 
-/** Where the agent's /work, HOME and staged files are, as its commands see them. */
-export interface Layout {
-  work: string;
-  home: string;
-  stage: string;
-}
+import { redactText } from "../redact/index.ts";
+import { type AgentCommand, type AgentMetrics, AgentParseError, type Driver } from "./agents/index.ts";
+import type { InfraKind, Trial } from "./scorecard/index.ts";
+import type { Variant } from "./suite.ts";
+import type { Task } from "./task.ts";
 
 /** One job of the suite: task x variant x repeat. */
 export interface TrialJob {

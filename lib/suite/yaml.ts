@@ -6,7 +6,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { type Document, isMap, isPair, isScalar, LineCounter, type Node, parseDocument, visit } from "yaml";
 import type { z } from "zod";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 
 /** A parsed YAML file: plain data plus what is needed to point at a line. */
 export interface YamlSource {

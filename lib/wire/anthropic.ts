@@ -2,19 +2,31 @@
 // (everything else is kept as is), tools offered and tool results sent back, and model replies as a
 // non-streaming message or the SSE sequence Claude Code accepts (message_start ... message_stop).
 // Claude puts role "system" messages into `messages`, so tool results are looked for in every user turn.
+// The client side: the endpoint, the x-api-key request, the judge's body, answers and stored turns.
 import { z } from "zod";
 import {
+  type Answer,
+  type ArmAction,
   encodeSse,
   isRecord,
+  JSON_HEADERS,
+  joinBase,
+  lastTurnOf,
   type OfferedTool,
   parseArgs,
   parseWith,
+  type RawCall,
+  type Route,
+  rawCall,
   requiredArgs,
+  rewriteModel,
   sseJson,
   type ToolCall,
   type ToolResult,
+  toolsOnly,
   type Usage,
   WireError,
+  type WireRequest,
 } from "./common.ts";
 
 const Block = z.looseObject({ type: z.string() });
@@ -207,4 +219,70 @@ export function errorBody(status: number, message: string): Record<string, unkno
           ? "api_error"
           : "invalid_request_error";
   return { type: "error", error: { type, message } };
+}
+
+/** The tools a raw body offers, its `tools` alone checked. */
+export function toolsOfBody(body: Record<string, unknown>): OfferedTool[] {
+  return toolsOnly(body, { model: "", messages: [] }, parseRequest, toolsOffered);
+}
+
+/** The non-streaming endpoint under `base` (a base ending in /v1 is kept). */
+export function endpointUrl(base: string, _model: string): string {
+  return joinBase(base, "/messages", /\/v1$/, "/v1");
+}
+
+/** The model replaced, streaming off. */
+export const rewriteBody = rewriteModel;
+
+/** The wire request: the key in x-api-key, with the API version Claude Code sends. */
+export function buildRequest(request: Record<string, unknown>, route: Route): WireRequest {
+  return {
+    url: endpointUrl(route.url, route.model),
+    body: JSON.stringify(rewriteBody(request, route.model)),
+    headers: { ...JSON_HEADERS, "x-api-key": route.key, "anthropic-version": "2023-06-01" },
+  };
+}
+
+/** A judge's request: one user turn with the prompt, no tools. */
+export function judgeRequest(model: string, prompt: string): Record<string, unknown> {
+  return { model, max_tokens: 1024, messages: [{ role: "user", content: prompt }] };
+}
+
+/** The tool_use blocks among content blocks (a reply's or an assistant message's), malformed kept. */
+export function callsIn(content: unknown): RawCall[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter((b) => isRecord(b) && b.type === "tool_use").map((b) => rawCall(b.name, b.input));
+}
+
+/** A non-streaming reply's answer: tool_use calls and text blocks; null without `content`. */
+export function answerOf(body: unknown): Answer | null {
+  if (!isRecord(body) || !Array.isArray(body.content)) return null;
+  const blocks = body.content.filter(isRecord);
+  return {
+    calls: callsIn(blocks),
+    malformedTurn: false,
+    text: blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n"),
+  };
+}
+
+/** What a stored reply did (cut short at max_tokens). */
+export function armAction(r: Record<string, unknown>): ArmAction {
+  return {
+    calls: callsIn(r.content),
+    truncated: r.stop_reason === "max_tokens",
+    readable: Array.isArray(r.content),
+  };
+}
+
+/** Where a request keeps its conversation. */
+export const conversationKey = "messages";
+
+/** The last assistant message of a conversation: where it is and what it called. */
+export function lastTurn(items: readonly unknown[]): { at: number; calls: RawCall[] } | undefined {
+  return lastTurnOf(
+    items,
+    (i) => isRecord(i) && i.role === "assistant",
+    false,
+    (turn) => callsIn((turn[0] as Record<string, unknown>).content),
+  );
 }

@@ -2,19 +2,26 @@
 // `/invoke-with-response-stream`, what Claude Code speaks with CLAUDE_CODE_USE_BEDROCK): the body is
 // an Anthropic Messages body without `model`/`stream` (plus `anthropic_version`), replies are Messages
 // replies, and the stream is AWS event-stream framing (CRC32-checked binary frames) whose `chunk`
-// events carry each Anthropic SSE event as base64 JSON in `{"bytes": ...}`.
+// events carry each Anthropic SSE event as base64 JSON in `{"bytes": ...}`. A client authorises with
+// SigV4 (an AWS key pair, lib/wire/sigv4.ts) or a Bedrock API key as a Bearer token.
 import { Buffer } from "node:buffer";
 import { z } from "zod";
+import { UsageError } from "../core/errors.ts";
 import * as anthropic from "./anthropic.ts";
 import {
   isRecord,
+  JSON_HEADERS,
   type OfferedTool,
   parseWith,
+  type Route,
   sseJson,
   type ToolCall,
   type ToolResult,
+  toolsOnly,
   WireError,
+  type WireRequest,
 } from "./common.ts";
+import { type AwsCredentials, awsEscape, regionOfUrl, signV4 } from "./sigv4.ts";
 
 /** The InvokeModel request body, lenient: unknown fields pass through untouched. */
 export const InvokeRequest = z.looseObject({
@@ -53,6 +60,11 @@ export function toolResults(req: InvokeRequest): ToolResult[] {
 /** True when any user message carries a tool_result. */
 export function hasToolResult(req: InvokeRequest): boolean {
   return toolResults(req).length > 0;
+}
+
+/** The tools a raw body offers, its `tools` alone checked. */
+export function toolsOfBody(body: Record<string, unknown>): OfferedTool[] {
+  return toolsOnly(body, { messages: [] }, parseRequest, toolsOffered);
 }
 
 /** Replies are Anthropic Messages replies. */
@@ -194,4 +206,66 @@ export function errorType(status: number): string {
     : status >= 500
       ? "InternalServerException"
       : "ValidationException";
+}
+
+/** The Anthropic SSE events an event-stream carries (toEventStream frames them). */
+export const toSse = anthropic.toSse;
+/** A stored stream is kept as the Anthropic SSE text it carried. */
+export const parseSse = anthropic.parseSse;
+/** Answers, stored replies and conversations read as Anthropic Messages. */
+export const { answerOf, armAction, callsIn, conversationKey, lastTurn } = anthropic;
+
+/** The InvokeModel endpoint of `model` under `base`. */
+export function endpointUrl(base: string, model: string): string {
+  return `${base.replace(/\/+$/, "")}/model/${awsEscape(model)}/invoke`;
+}
+
+/** Kept as is: Bedrock names the model and the streaming in the URL, not the body. */
+export function rewriteBody(request: Record<string, unknown>, _model: string): Record<string, unknown> {
+  return request;
+}
+
+/** A judge's request: one user turn with the prompt (the model is in the URL). */
+export function judgeRequest(_model: string, prompt: string): Record<string, unknown> {
+  return {
+    anthropic_version: "bedrock-2023-05-31",
+    max_tokens: 1024,
+    messages: [{ role: "user", content: prompt }],
+  };
+}
+
+/** `ACCESS_KEY_ID:SECRET[:SESSION_TOKEN]` as AWS credentials; anything without a colon is a Bedrock API key. */
+export function awsCredentials(key: string): AwsCredentials | undefined {
+  const parts = key.split(":");
+  if (parts.length < 2) return undefined;
+  const [accessKeyId = "", secretAccessKey = "", ...token] = parts;
+  if (!accessKeyId || !secretAccessKey)
+    throw new UsageError(
+      "The Bedrock key must be ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN] or an API key",
+    );
+  return { accessKeyId, secretAccessKey, ...(token.length > 0 ? { sessionToken: token.join(":") } : {}) };
+}
+
+/** The wire request: SigV4-signed for an AWS key pair (region from the route or the URL host), else Bearer. */
+export function buildRequest(request: Record<string, unknown>, route: Route): WireRequest {
+  const url = endpointUrl(route.url, route.model);
+  const body = JSON.stringify(rewriteBody(request, route.model));
+  const credentials = awsCredentials(route.key);
+  if (!credentials) return { url, body, headers: { ...JSON_HEADERS, authorization: `Bearer ${route.key}` } };
+  const region = route.region ?? regionOfUrl(url);
+  if (!region)
+    throw new UsageError(`Cannot sign for Bedrock at "${route.url}": give --region (or AWS_REGION)`);
+  const date = (route.now ?? (() => new Date()))();
+  const signed = signV4({
+    method: "POST",
+    url,
+    headers: { ...JSON_HEADERS },
+    body,
+    region,
+    service: "bedrock",
+    credentials,
+    date,
+  });
+  const { host: _host, ...headers } = signed.headers;
+  return { url, body, headers };
 }

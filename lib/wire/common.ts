@@ -1,8 +1,9 @@
 // What every wire protocol shares: the protocol-neutral shapes (tool calls, tool results, offered
-// tools, usage), Server-Sent Events framing (parse and encode), and reading required argument names
-// from a tool's JSON Schema. Pure functions; no runtime-specific APIs.
+// tools, usage, a replayed answer, a route, a wire request), Server-Sent Events framing, a tool
+// schema's required argument names (and a sample value for a schema), and the helpers the protocol
+// modules build their client side from (the model rewrite, base URLs, the last model turn).
 import type { z } from "zod";
-import { ToolError } from "../errors.ts";
+import { ToolError } from "../core/errors.ts";
 
 /** A request or response body that does not have the protocol's shape. */
 export class WireError extends ToolError {
@@ -110,6 +111,20 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A value valid for a (simple) JSON Schema: enums take their first value, numbers their minimum or 1. */
+export function sampleForSchema(schema: unknown): unknown {
+  if (!isRecord(schema)) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? "object")).toLowerCase();
+  if (type === "string") return "mock";
+  if (type === "integer" || type === "number") return typeof schema.minimum === "number" ? schema.minimum : 1;
+  if (type === "boolean") return false;
+  if (type === "array") return [sampleForSchema(schema.items)];
+  if (type === "null") return null;
+  const props = isRecord(schema.properties) ? schema.properties : {};
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sampleForSchema(v)]));
+}
+
 /** Parses tool-call arguments given as a JSON string; a non-object or bad JSON yields `{}`. */
 export function parseArgs(value: unknown): Record<string, unknown> {
   if (isRecord(value)) return value;
@@ -120,4 +135,110 @@ export function parseArgs(value: unknown): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** One call as read off the wire for grading: `malformed` when its arguments were not a JSON object. */
+export interface RawCall {
+  name: string;
+  args: Record<string, unknown>;
+  malformed?: boolean;
+}
+
+/** A call with its arguments read strictly (unlike parseArgs): a non-object is kept visible as malformed. */
+export function rawCall(name: unknown, rawArgs: unknown): RawCall {
+  const args = strictArgs(rawArgs);
+  return args === undefined
+    ? { name: String(name ?? ""), args: {}, malformed: true }
+    : { name: String(name ?? ""), args };
+}
+
+function strictArgs(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return {};
+  if (isRecord(value)) return value;
+  if (typeof value !== "string") return undefined;
+  if (value.trim() === "") return {};
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A model's answer at one step: its calls (none = it ended its turn), a malformed turn, its visible text. */
+export interface Answer {
+  calls: RawCall[];
+  /** The protocol said the call itself was malformed (Gemini's MALFORMED_FUNCTION_CALL). */
+  malformedTurn: boolean;
+  /** The visible text of the answer, for a judge. */
+  text: string;
+}
+
+/** What a stored reply did: its calls, whether it was cut short, whether it had the protocol's shape. */
+export interface ArmAction {
+  calls: RawCall[];
+  truncated: boolean;
+  readable: boolean;
+}
+
+/** Where a request goes and how it is authorised: base URL, model, key, Bedrock's region, the signing clock. */
+export interface Route {
+  url: string;
+  model: string;
+  key: string;
+  region?: string;
+  now?: () => Date;
+}
+
+/** A request as it goes on the wire. */
+export interface WireRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The headers every non-streaming JSON call sends. */
+export const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" } as const;
+
+/** The one rewrite of a body that names its model: `model` replaced, streaming off where it is asked for. */
+export function rewriteModel(request: Record<string, unknown>, model: string): Record<string, unknown> {
+  return { ...request, model, ...("stream" in request ? { stream: false } : {}) };
+}
+
+/** The tools a raw body offers, its `tools` alone checked against the protocol's schema ([] when bad). */
+export function toolsOnly(
+  body: Record<string, unknown>,
+  empty: Record<string, unknown>,
+  parse: (body: unknown) => object,
+  offered: (req: never) => OfferedTool[],
+): OfferedTool[] {
+  try {
+    // Only `tools` is read, so it alone is checked: validating every message would cost more than
+    // the rest of a harvest scan (written cases are fully re-parsed when they are built).
+    parse({ ...empty, tools: body.tools });
+    return offered(body as never);
+  } catch {
+    return [];
+  }
+}
+
+/** `base` + `tail`, with `prefix` between unless the base already ends in a version (`versioned`). */
+export function joinBase(base: string, tail: string, versioned: RegExp, prefix: string): string {
+  const b = base.replace(/\/+$/, "");
+  return versioned.test(b) ? `${b}${tail}` : `${b}${prefix}${tail}`;
+}
+
+/** Where the last model turn of a conversation starts and what it called; `spread` when one turn spans items. */
+export function lastTurnOf(
+  items: readonly unknown[],
+  isModelItem: (item: unknown) => boolean,
+  spread: boolean,
+  callsOf: (turn: unknown[]) => RawCall[],
+): { at: number; calls: RawCall[] } | undefined {
+  let end = items.length;
+  while (end > 0 && !isModelItem(items[end - 1])) end--;
+  if (end === 0) return undefined;
+  let at = end - 1;
+  if (spread) while (at > 0 && isModelItem(items[at - 1])) at--;
+  return { at, calls: callsOf(items.slice(at, end)) };
 }

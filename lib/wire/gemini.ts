@@ -1,21 +1,34 @@
 // Gemini (`:generateContent` and `:streamGenerateContent?alt=sse`, what Gemini CLI speaks): the
 // request fields we read (the rest is kept), functionDeclarations offered, functionResponse parts sent
 // back, replies as one GenerateContentResponse or its SSE form (`data: <json>\r\n\r\n`), and a
-// schema-valid JSON answer for the router call that sets generationConfig.responseJsonSchema.
+// schema-valid JSON answer for the router call that sets generationConfig.responseJsonSchema. The
+// client side: the model in the URL, the x-goog-api-key request, the judge's body, answers, turns.
 import { z } from "zod";
 import {
+  type Answer,
+  type ArmAction,
   encodeSse,
   isRecord,
+  JSON_HEADERS,
+  joinBase,
+  lastTurnOf,
   type OfferedTool,
   parseArgs,
   parseWith,
+  type RawCall,
+  type Route,
+  rawCall,
   requiredArgs,
+  sampleForSchema,
   sseJson,
   type ToolCall,
   type ToolResult,
+  toolsOnly,
   type Usage,
   WireError,
+  type WireRequest,
 } from "./common.ts";
+import { awsEscape } from "./sigv4.ts";
 
 const Part = z.looseObject({});
 const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part).optional() });
@@ -89,24 +102,13 @@ export function hasToolResult(req: GenerateContentRequest): boolean {
   return toolResults(req).length > 0;
 }
 
+/** A value valid for a (simple) JSON Schema (lib/wire/common.ts). */
+export { sampleForSchema };
+
 /** The JSON Schema the router asks its answer to follow (responseJsonSchema or responseSchema), if any. */
 export function responseSchema(req: GenerateContentRequest): unknown {
   const g = req.generationConfig ?? {};
   return g.responseJsonSchema ?? g.responseSchema;
-}
-
-/** A value valid for a (simple) JSON Schema: enums take their first value, numbers their minimum or 1. */
-export function sampleForSchema(schema: unknown): unknown {
-  if (!isRecord(schema)) return null;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? "object")).toLowerCase();
-  if (type === "string") return "mock";
-  if (type === "integer" || type === "number") return typeof schema.minimum === "number" ? schema.minimum : 1;
-  if (type === "boolean") return false;
-  if (type === "array") return [sampleForSchema(schema.items)];
-  if (type === "null") return null;
-  const props = isRecord(schema.properties) ? schema.properties : {};
-  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sampleForSchema(v)]));
 }
 
 function usageOf(u: Usage): Record<string, number> {
@@ -209,4 +211,85 @@ export function errorBody(status: number, message: string): Record<string, unkno
           ? "INTERNAL"
           : "INVALID_ARGUMENT";
   return { error: { code: status, message, status: s } };
+}
+
+/** The tools a raw body offers, its `tools` alone checked. */
+export function toolsOfBody(body: Record<string, unknown>): OfferedTool[] {
+  return toolsOnly(body, { contents: [] }, parseRequest, toolsOffered);
+}
+
+/** The non-streaming endpoint of `model` under `base` (a base ending in /v1, /v1beta or /v1alpha is kept). */
+export function endpointUrl(base: string, model: string): string {
+  return joinBase(base, `/models/${awsEscape(model)}:generateContent`, /\/v1(beta|alpha)?$/, "/v1beta");
+}
+
+/** Kept as is: Gemini names the model and the streaming in the URL, not the body. */
+export function rewriteBody(request: Record<string, unknown>, _model: string): Record<string, unknown> {
+  return request;
+}
+
+/** The wire request: the key in x-goog-api-key. */
+export function buildRequest(request: Record<string, unknown>, route: Route): WireRequest {
+  return {
+    url: endpointUrl(route.url, route.model),
+    body: JSON.stringify(rewriteBody(request, route.model)),
+    headers: { ...JSON_HEADERS, "x-goog-api-key": route.key },
+  };
+}
+
+/** A judge's request: one user content with the prompt (the model is in the URL). */
+export function judgeRequest(_model: string, prompt: string): Record<string, unknown> {
+  return { contents: [{ role: "user", parts: [{ text: prompt }] }] };
+}
+
+/** The functionCall parts among parts, malformed kept. */
+export function callsIn(parts: unknown): RawCall[] {
+  if (!Array.isArray(parts)) return [];
+  return parts
+    .filter((p) => isRecord(p) && isRecord(p.functionCall))
+    .map((p) => {
+      const fc = (p as { functionCall: Record<string, unknown> }).functionCall;
+      return rawCall(fc.name, fc.args);
+    });
+}
+
+function firstCandidate(r: Record<string, unknown>): Record<string, unknown> | undefined {
+  return Array.isArray(r.candidates) && isRecord(r.candidates[0]) ? r.candidates[0] : undefined;
+}
+
+/** A non-streaming reply's answer: the first candidate's calls and visible (non-thought) text. */
+export function answerOf(body: unknown): Answer | null {
+  if (!isRecord(body) || !Array.isArray(body.candidates)) return null;
+  const cand = firstCandidate(body) ?? {};
+  const content = isRecord(cand.content) ? cand.content : {};
+  const parts = Array.isArray(content.parts) ? content.parts.filter(isRecord) : [];
+  return {
+    calls: callsIn(parts),
+    malformedTurn: cand.finishReason === "MALFORMED_FUNCTION_CALL",
+    text: parts.flatMap((p) => (typeof p.text === "string" && p.thought !== true ? [p.text] : [])).join("\n"),
+  };
+}
+
+/** What a stored reply did (cut short at MAX_TOKENS). */
+export function armAction(r: Record<string, unknown>): ArmAction {
+  const cand = firstCandidate(r);
+  const content = cand && isRecord(cand.content) ? cand.content : undefined;
+  return {
+    calls: callsIn(content?.parts),
+    truncated: cand?.finishReason === "MAX_TOKENS",
+    readable: content !== undefined,
+  };
+}
+
+/** Where a request keeps its conversation. */
+export const conversationKey = "contents";
+
+/** The last model content of a conversation: where it is and what it called. */
+export function lastTurn(items: readonly unknown[]): { at: number; calls: RawCall[] } | undefined {
+  return lastTurnOf(
+    items,
+    (i) => isRecord(i) && i.role === "model",
+    false,
+    (turn) => callsIn((turn[0] as Record<string, unknown>).parts),
+  );
 }

@@ -1,20 +1,32 @@
 // OpenAI Responses (`POST /v1/responses`, what Codex speaks): the request fields we read (the rest
 // is kept), tools offered, function_call_output items sent back, and replies as a non-streaming
 // response object or the SSE sequence Codex accepts (response.created ... response.completed, each
-// event with a sequence_number).
+// event with a sequence_number). The client side: the endpoint, the Bearer request, the judge's
+// body, answers and stored turns (one model turn spans several input items).
 import { z } from "zod";
 import {
+  type Answer,
+  type ArmAction,
   encodeSse,
   isRecord,
+  JSON_HEADERS,
+  joinBase,
+  lastTurnOf,
   type OfferedTool,
   parseArgs,
   parseWith,
+  type RawCall,
+  type Route,
+  rawCall,
   requiredArgs,
+  rewriteModel,
   sseJson,
   type ToolCall,
   type ToolResult,
+  toolsOnly,
   type Usage,
   WireError,
+  type WireRequest,
 } from "./common.ts";
 
 const Item = z.looseObject({ type: z.string().optional() });
@@ -204,4 +216,77 @@ export function errorBody(status: number, message: string): Record<string, unkno
   const type =
     status === 429 ? "rate_limit_exceeded" : status >= 500 ? "server_error" : "invalid_request_error";
   return { error: { message, type, param: null, code: type } };
+}
+
+/** The tools a raw body offers, its `tools` alone checked. */
+export function toolsOfBody(body: Record<string, unknown>): OfferedTool[] {
+  return toolsOnly(body, { model: "", messages: [] }, parseRequest, toolsOffered);
+}
+
+/** The non-streaming endpoint under `base` (a base ending in /v1 is kept). */
+export function endpointUrl(base: string, _model: string): string {
+  return joinBase(base, "/responses", /\/v1$/, "/v1");
+}
+
+/** The model replaced, streaming off. */
+export const rewriteBody = rewriteModel;
+
+/** The wire request: the key as a Bearer token. */
+export function buildRequest(request: Record<string, unknown>, route: Route): WireRequest {
+  return {
+    url: endpointUrl(route.url, route.model),
+    body: JSON.stringify(rewriteBody(request, route.model)),
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${route.key}` },
+  };
+}
+
+/** A judge's request: the prompt as the input, no tools. */
+export function judgeRequest(model: string, prompt: string): Record<string, unknown> {
+  return { model, input: prompt };
+}
+
+/** The function_call and custom_tool_call items (a reply's output or a request's input), malformed kept. */
+export function callsIn(items: unknown): RawCall[] {
+  if (!Array.isArray(items)) return [];
+  return items
+    .filter((i) => isRecord(i) && (i.type === "function_call" || i.type === "custom_tool_call"))
+    .map((i) =>
+      i.type === "custom_tool_call" ? rawCall(i.name, { input: i.input }) : rawCall(i.name, i.arguments),
+    );
+}
+
+/** A non-streaming reply's answer: its calls and the text of its message items; null without `output`. */
+export function answerOf(body: unknown): Answer | null {
+  if (!isRecord(body) || !Array.isArray(body.output)) return null;
+  const items = body.output.filter(isRecord);
+  const text = items
+    .filter((i) => i.type === "message" && Array.isArray(i.content))
+    .flatMap((i) => (i.content as unknown[]).filter(isRecord))
+    .flatMap((p) => (typeof p.text === "string" ? [p.text] : []))
+    .join("\n");
+  return { calls: callsIn(items), malformedTurn: false, text };
+}
+
+/** What a stored reply did (cut short when incomplete). */
+export function armAction(r: Record<string, unknown>): ArmAction {
+  return {
+    calls: callsIn(r.output),
+    truncated: r.status === "incomplete" || isRecord(r.incomplete_details),
+    readable: Array.isArray(r.output),
+  };
+}
+
+/** Where a request keeps its conversation. */
+export const conversationKey = "input";
+
+// Items a model turn is made of; a message item counts when the assistant wrote it.
+const MODEL_ITEMS = ["reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call"];
+const isModelItem = (item: unknown): boolean =>
+  isRecord(item) &&
+  (MODEL_ITEMS.includes(String(item.type)) ||
+    ((item.type === "message" || item.type === undefined) && item.role === "assistant"));
+
+/** The last model turn (several items: reasoning, calls, a message): where it starts and what it called. */
+export function lastTurn(items: readonly unknown[]): { at: number; calls: RawCall[] } | undefined {
+  return lastTurnOf(items, isModelItem, true, callsIn);
 }

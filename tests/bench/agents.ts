@@ -4,8 +4,8 @@
 // hits both alike. The figure is what a trial pays for the CLI itself before any model latency.
 // Runs alone: `npx bun tests/bench/agents.ts` (AGENTS_BENCH_ROUNDS, default 3).
 
-import { run } from "../../lib/proc.ts";
-import type { Harness } from "../../lib/suite.ts";
+import { run } from "../../lib/core/proc.ts";
+import type { Harness } from "../../lib/suite/suite.ts";
 import { agentCli } from "../support/agent-clis.ts";
 import { runAgent } from "../support/agent-run.ts";
 import { runCommand, startMockModel } from "../support/mock-model.ts";

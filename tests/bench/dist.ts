@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { unpackedBytes } from "../../scripts/build/archive.ts";
+import { unpackedBytes } from "../../lib/core/tar.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
 // Type-only: erased, so run.ts's own top-level run never starts from here.

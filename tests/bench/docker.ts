@@ -6,10 +6,10 @@
 // medians. Then trials per minute with 1 and 2 trials at once. Target: trial <= 1.5x the floor.
 // Runs alone: `npx bun tests/bench/docker.ts` (BENCH_DOCKER_ROUNDS, default 5; BENCH_DOCKER_TRIALS, default 6).
 import { createServer } from "node:http";
-import { dockerCli } from "../../lib/docker/engine.ts";
-import { dockerRunner, type PhaseRunner } from "../../lib/docker.ts";
+import { dockerCli } from "../../lib/isolation/docker/engine.ts";
+import { dockerRunner, type PhaseRunner } from "../../lib/isolation/docker/index.ts";
 import { quantile } from "../../lib/stats/quantile.ts";
-import { testImage } from "../docker/_image.ts";
+import { testImage } from "../isolation/docker/_image.ts";
 import type { BenchRow } from "./run.ts";
 
 const ROUNDS = Number(process.env.BENCH_DOCKER_ROUNDS ?? 5);

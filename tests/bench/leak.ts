@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { CHUNK_BYTES, scanRunRoot, walkRunRoot } from "../../lib/leak.ts";
+import { CHUNK_BYTES, scanRunRoot, walkRunRoot } from "../../lib/leak/index.ts";
 import { prng } from "../support/cassette-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 

@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gradeCase } from "../../lib/grade/runner.ts";
-import { writeTrivialCases } from "../runner/support.ts";
+import { writeTrivialCases } from "../hermetic/support.ts";
 import { binDir } from "../support/binary.ts";
 import { makeCase30 } from "../support/case-gen.ts";
 import { cassetteText, generateCassette } from "../support/cassette-gen.ts";
@@ -91,7 +91,7 @@ async function core(): Promise<void> {
   const bin = await binDir();
 
   // Shim: the index cache is written for a cassette that has stood unchanged for a moment (see
-  // lib/shim/replay-cache.ts), so the cassettes are written first and the warm-up rounds build it.
+  // lib/gh/shim/replay-cache.ts), so the cassettes are written first and the warm-up rounds build it.
   const shimCmds: Cmd[] = [
     { name: "/bin/true", argv: ["/bin/true"] },
     { name: "gh --version", argv: [join(bin, "gh"), "--version"] },

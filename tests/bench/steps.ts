@@ -6,8 +6,9 @@
 //   match:     gradeAnswer calls per second on a 3-call answer under `calls`.
 //   scorecard: buildStepScorecard over 5,000 results in 500 sessions (5 rates x 2,000 resamples), ms.
 // Runs alone: `npx bun tests/bench/steps.ts`.
+
+import { pool } from "../../lib/core/pool.ts";
 import { gradeAnswer } from "../../lib/steps/match.ts";
-import { pool } from "../../lib/steps/replay.ts";
 import { runStepSuite } from "../../lib/steps/replay-run.ts";
 import { buildStepScorecard, type StepResult } from "../../lib/steps/scorecard.ts";
 import { REQUESTS, session, stepCase, writeSuite } from "../steps/_cases.ts";

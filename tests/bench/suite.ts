@@ -4,11 +4,11 @@
 // and runner machinery, not a model or CLI; the Docker lane's bench gives the per-trial overhead
 // against bare `docker run`. Runs alone: `npx bun tests/bench/suite.ts`.
 import { join } from "node:path";
-import { dockerRunner } from "../../lib/docker.ts";
-import { localRunner } from "../../lib/suite/local.ts";
+import { dockerRunner } from "../../lib/isolation/docker/index.ts";
+import { localRunner } from "../../lib/isolation/local.ts";
 import { runSuite } from "../../lib/suite/run.ts";
+import { loadSuite } from "../../lib/suite/suite.ts";
 import type { SuiteRunner } from "../../lib/suite/trial.ts";
-import { loadSuite } from "../../lib/suite.ts";
 import { ADD_REPO, evalsTree, stubDriver } from "../suite/_support.ts";
 import { pinnedVersion } from "../support/agent-clis.ts";
 import { tempDir } from "../support/tmp.ts";

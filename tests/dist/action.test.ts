@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } fro
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { releaseArchive } from "../../scripts/build/archive.ts";
 import { ARCHIVE_LINKS } from "../../scripts/build.ts";
 import { HOST_PLATFORM } from "../support/binary.ts";

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ProcResult, run } from "../../lib/proc.ts";
+import { type ProcResult, run } from "../../lib/core/proc.ts";
 import { BUNDLES } from "../../scripts/build.ts";
 import { bundlePath } from "../support/binary.ts";
 import { tempDir } from "../support/tmp.ts";

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { releaseArchive } from "../../scripts/build/archive.ts";
 import { HOST_PLATFORM, hostArchive } from "../support/binary.ts";

@@ -308,7 +308,7 @@ describe("grade --max-file-bytes: the cap on each file an assertion reads", () =
       name: "not a number is a usage error",
       flag: ["--max-file-bytes", "lots"],
       code: 2,
-      line: '✗ --max-file-bytes must be a positive integer, got "lots"\n',
+      line: '✗ --max-file-bytes must be an integer of at least 1, got "lots"\n',
     },
   ];
   for (const row of rows) {

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { CASE_TOOLS } from "../../lib/case.ts";
+import { CASE_TOOLS } from "../../lib/grade/case.ts";
 import { GRADE_HANDLERS, isGradeTool } from "../../lib/grade/handlers.ts";
 
 test("GRADE_HANDLERS has exactly the six grade.py tools (test-promotion T11)", () => {

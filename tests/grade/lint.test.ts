@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../lib/errors.ts";
+import { ConfigError } from "../../lib/core/errors.ts";
 import { findingLine, formatPath, lintCase } from "../../lib/grade/lint.ts";
 import { tempDir } from "../support/tmp.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../lib/errors.ts";
+import { ConfigError } from "../../lib/core/errors.ts";
 import { GRADE_HANDLERS } from "../../lib/grade/handlers.ts";
 import { gradeAssertion, gradeCase } from "../../lib/grade/runner.ts";
 import type { GradeContext, GradeHandler } from "../../lib/grade/types.ts";

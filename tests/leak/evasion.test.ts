@@ -7,7 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ByteSearch, WordWindowSearch } from "../../lib/leak/_match.ts";
+import { ByteSearch } from "../../lib/leak/_byte-search.ts";
+import { WordWindowSearch } from "../../lib/leak/_match.ts";
 import {
   findLeaks,
   type LeakSpec,
@@ -15,7 +16,7 @@ import {
   scanRunRoot,
   scanSkills,
   shingles,
-} from "../../lib/leak.ts";
+} from "../../lib/leak/index.ts";
 import { tempDir } from "../support/tmp.ts";
 
 const CANARY = "CANARY-7f3a9c0e1b2d4f68";

@@ -3,8 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { CHUNK_BYTES, findLeaks, promptShingles } from "../../lib/leak.ts";
-import { Rng } from "../../lib/stats.ts";
+import { CHUNK_BYTES, findLeaks, promptShingles } from "../../lib/leak/index.ts";
+import { Rng } from "../../lib/stats/index.ts";
 import { tempDir } from "../support/tmp.ts";
 
 const CANARY = "CANARY-5d1e8b7a0c2f4936";

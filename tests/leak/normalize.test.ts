@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { type DecodedSink, EncodedRuns } from "../../lib/leak/_decode.ts";
 import { Normalizer, normalizeBytes, normalizeText } from "../../lib/leak/_normalize.ts";
 import { FileScan, needles } from "../../lib/leak/_scan.ts";
-import { findLeaks, type LeakSpec, promptShingles, shingles, words } from "../../lib/leak.ts";
+import { findLeaks, type LeakSpec, promptShingles, shingles, words } from "../../lib/leak/index.ts";
 import { prng } from "../support/cassette-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 

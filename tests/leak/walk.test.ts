@@ -4,8 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { run } from "../../lib/core/proc.ts";
 import { walkRunRoot, walkTree } from "../../lib/leak/walk.ts";
-import { run } from "../../lib/proc.ts";
 import { tempDir } from "../support/tmp.ts";
 
 describe("walkTree", () => {

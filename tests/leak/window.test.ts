@@ -1,11 +1,11 @@
 // The word filter of the streaming word-window search (lib/leak/_match.ts): a word that is in no key
 // breaks every window, and keys of several lengths (a short prompt's one key next to 8-word
 // shingles) are still found after any run of key words, cut into chunks anywhere. The reference is
-// the original's rule (lib/leak.ts shingles(), promptShingles()).
+// the original's rule (lib/leak/index.ts shingles(), promptShingles()).
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { WordWindowSearch } from "../../lib/leak/_match.ts";
-import { promptShingles, shingles, words } from "../../lib/leak.ts";
+import { promptShingles, shingles, words } from "../../lib/leak/index.ts";
 
 const PROMPT = "fix the flaky Retry";
 const CRITERION = "the agent opens a pull request that references the issue";

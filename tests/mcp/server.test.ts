@@ -19,7 +19,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { type TempDir, tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
 

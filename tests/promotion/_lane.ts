@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { lockTask } from "../../lib/promotion/lock.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");

@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { driverFor } from "../../lib/agent.ts";
 import { type AgentConfig, loadAgentConfig } from "../../lib/promotion/formats.ts";
-import type { Harness } from "../../lib/suite.ts";
+import { driverFor } from "../../lib/suite/agents/index.ts";
+import type { Harness } from "../../lib/suite/suite.ts";
 import { pinnedVersion } from "../support/agent-clis.ts";
 import { CLAUDE_QUIET, KEY_ENV, READY_CONFIGS } from "../support/promotion-e2e.ts";
 import { tempDir } from "../support/tmp.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../lib/errors.ts";
+import { ConfigError } from "../../lib/core/errors.ts";
 import {
   loadAgentConfig,
   loadLock,

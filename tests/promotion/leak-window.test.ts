@@ -1,11 +1,11 @@
 // The streaming word-window search (lib/leak/_match.ts) against the reference tokeniser of the
-// original (`re.findall(r"[a-z0-9]+", text.lower())`, lib/leak.ts shingles()): the same hits for
+// original (`re.findall(r"[a-z0-9]+", text.lower())`, lib/leak/index.ts shingles()): the same hits for
 // any text, cut into chunks anywhere (inside words and inside multi-byte characters), and the same
 // UTF-8 verdict. The post-run scan's speed comes from matching on hashes, so this is its guard.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { WordWindowSearch } from "../../lib/leak/_match.ts";
-import { shingles } from "../../lib/leak.ts";
+import { shingles } from "../../lib/leak/index.ts";
 
 const CRITERIA = [
   { id: "a", text: "The agent opens a pull request that references the new issue." },

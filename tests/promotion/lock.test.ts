@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../lib/errors.ts";
+import { ConfigError } from "../../lib/core/errors.ts";
 import { loadLock } from "../../lib/promotion/formats.ts";
 import {
   checkLocked,

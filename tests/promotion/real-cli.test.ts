@@ -11,7 +11,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Harness } from "../../lib/suite.ts";
+import type { Harness } from "../../lib/suite/suite.ts";
 import { runCommand, startMockModel } from "../support/mock-model.ts";
 import { makeE2eLane, SKILL_COMMAND, TASK_ID } from "../support/promotion-e2e.ts";
 import { tempDir } from "../support/tmp.ts";

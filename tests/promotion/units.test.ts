@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, UsageError } from "../../lib/errors.ts";
+import { ConfigError, UsageError } from "../../lib/core/errors.ts";
 import { scrubber, withPrefixes } from "../../lib/promotion/blind.ts";
 import { refusal } from "../../lib/promotion/options.ts";
 import { promotionPlan, renderPlan } from "../../lib/promotion/plan.ts";
@@ -14,7 +14,7 @@ import {
   promotionRunJsonSchemas,
 } from "../../lib/promotion/records.ts";
 import { decide, differenceInterval, runsNeeded, verdictStats } from "../../lib/promotion/verdict.ts";
-import { wilson } from "../../lib/stats.ts";
+import { wilson } from "../../lib/stats/index.ts";
 import { tempDir } from "../support/tmp.ts";
 
 describe("scrubber", () => {

@@ -3,9 +3,9 @@
 // characters and percent escapes scan in linear time (a quadratic rule stalled a harvest on a 600 kB
 // tool result for minutes; here every megabyte input finishes well inside the suite's timeout).
 import { describe, expect, test } from "bun:test";
+import { redactText } from "../../lib/redact/index.ts";
 import { originalSpan, viewsOf } from "../../lib/redact/normalize.ts";
 import { findStrict, STRICT_DETECTORS } from "../../lib/redact/strict.ts";
-import { redactText } from "../../lib/redact.ts";
 
 describe("viewsOf", () => {
   test.each<{ name: string; input: string; views: string[] }>([

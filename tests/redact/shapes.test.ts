@@ -8,9 +8,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { findSecrets } from "../../lib/redact/index.ts";
 import { assertClean, redactRequest } from "../../lib/redact/request.ts";
 import { STRICT_DETECTORS } from "../../lib/redact/strict.ts";
-import { findSecrets } from "../../lib/redact.ts";
 
 const Row = z
   .object({

@@ -7,10 +7,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import type { Pair } from "../../lib/pairs.ts";
 import { assertClean, ENTROPY_EXEMPT_KEYS, redactRequest, scanValue } from "../../lib/redact/request.ts";
 import { isHighEntropy, STRICT_DETECTORS } from "../../lib/redact/strict.ts";
 import { harvest } from "../../lib/steps/harvest.ts";
+import type { Pair } from "../../lib/steps/pairs/index.ts";
 import { generateSessions, sessionPairs, writePairStore } from "../support/pair-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 

@@ -2,11 +2,11 @@
 // PDF from Chromium), each section rendered, nothing fetched, nothing logged. Also a suite
 // scorecard exactly as the original writes it (none of our optional fields, trials null).
 import { describe, expect, test } from "bun:test";
-import { loadPromotionRun, renderPromotionReportHtml } from "../../lib/report/promotion.ts";
-import { renderRunEvalReportHtml } from "../../lib/report/run-eval.ts";
-import { renderStepsReportHtml } from "../../lib/report/steps.ts";
-import { renderSuiteReportHtml } from "../../lib/report/suite.ts";
-import { type Scorecard, VariantScore } from "../../lib/scorecard.ts";
+import { renderRunEvalReportHtml } from "../../lib/hermetic/report.ts";
+import { loadPromotionRun, renderPromotionReportHtml } from "../../lib/promotion/report.ts";
+import { renderStepsReportHtml } from "../../lib/steps/report.ts";
+import { renderSuiteReportHtml } from "../../lib/suite/report.ts";
+import { type Scorecard, VariantScore } from "../../lib/suite/scorecard/index.ts";
 import { bodyBackground, renderedSections, useReportBrowser } from "../support/browser.ts";
 import { generateRunResult, generateSteps, generateSuite, writePromotionRun } from "../support/report-gen.ts";
 import { tempDir } from "../support/tmp.ts";

@@ -1,7 +1,7 @@
 // The Wilson score interval against the published examples of Newcombe (1998, Stat Med 17:857,
 // Table II, method 3) and the edges (0 of n, n of n); python3 agrees (tests/stats/reference.py).
 import { describe, expect, test } from "bun:test";
-import { wilson } from "../../lib/stats.ts";
+import { wilson } from "../../lib/stats/index.ts";
 import { rounded } from "./_round.ts";
 
 describe("wilson", () => {

@@ -12,7 +12,7 @@ import {
   quantile,
   Rng,
   verdictOf,
-} from "../../lib/stats.ts";
+} from "../../lib/stats/index.ts";
 
 const MIXED = [1, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1];
 const WALL = [120, 340, 95, 410, 220, 180, 305, 150, 275, 198];

@@ -4,7 +4,7 @@
 // what resampling tasks estimates); trials pass independently at their task's rate. Full 2000
 // bootstrap iterations, fixed seeds: deterministic, so it cannot flake (about 1 s per scenario).
 import { describe, expect, test } from "bun:test";
-import { bootstrapRatio, Rng } from "../../lib/stats.ts";
+import { bootstrapRatio, Rng } from "../../lib/stats/index.ts";
 
 /** Per-task pass rates of the task population, equally likely: the truth is their mean, 0.5625. */
 const POPULATION = [0, 0.1, 0.3, 0.5, 0.7, 0.9, 1, 1];

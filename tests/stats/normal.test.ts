@@ -1,6 +1,6 @@
 // The standard normal quantile (AS 241) and CDF against python3's statistics.NormalDist.
 import { describe, expect, test } from "bun:test";
-import { normalCdf, normalQuantile } from "../../lib/stats.ts";
+import { normalCdf, normalQuantile } from "../../lib/stats/index.ts";
 import { rounded } from "./_round.ts";
 
 describe("normalQuantile", () => {

@@ -1,7 +1,7 @@
 // pass@k and pass^k against exact fractions (python3 fractions.Fraction, tests/stats/reference.py),
 // the suite average with k = min(k, n) over tasks in sorted order, and the refusals.
 import { describe, expect, test } from "bun:test";
-import { passAtK, passHatK, suitePassK } from "../../lib/stats.ts";
+import { passAtK, passHatK, suitePassK } from "../../lib/stats/index.ts";
 import { rounded } from "./_round.ts";
 
 describe("passAtK and passHatK", () => {

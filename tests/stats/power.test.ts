@@ -1,7 +1,11 @@
 // Two-proportion power (Fleiss, no continuity correction) against python3 (tests/stats/reference.py)
 // and the textbook figure: 50% vs 60% at alpha 0.05, power 0.8 needs 388 per arm (387.3 rounded up).
 import { describe, expect, test } from "bun:test";
-import { minDetectableDifference, powerTwoProportions, sampleSizeTwoProportions } from "../../lib/stats.ts";
+import {
+  minDetectableDifference,
+  powerTwoProportions,
+  sampleSizeTwoProportions,
+} from "../../lib/stats/index.ts";
 import { rounded } from "./_round.ts";
 
 describe("sampleSizeTwoProportions", () => {

@@ -1,7 +1,7 @@
 // The seeded generator: the stream matches an independent python3 rendering of xoshiro128** seeded
 // by SplitMix64, is deterministic per seed, draws integers without bias, and shuffles as a permutation.
 import { describe, expect, test } from "bun:test";
-import { Rng, shuffle } from "../../lib/stats.ts";
+import { Rng, shuffle } from "../../lib/stats/index.ts";
 
 function take(rng: Rng, count: number, draw: (r: Rng) => number): number[] {
   return Array.from({ length: count }, () => draw(rng));

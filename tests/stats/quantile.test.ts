@@ -1,6 +1,6 @@
 // Nearest-rank quantiles exactly as the original scorecard's wall p50/p95: x[ceil(q*n)-1], clamped.
 import { describe, expect, test } from "bun:test";
-import { quantile, quantiles } from "../../lib/stats.ts";
+import { quantile, quantiles } from "../../lib/stats/index.ts";
 
 const ONE_TO_TEN = [10, 3, 7, 1, 9, 2, 8, 4, 6, 5];
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../lib/errors.ts";
+import { ConfigError } from "../../lib/core/errors.ts";
 import { loadStepCase, parseStepCase, type StepCase, stepCaseJsonSchema } from "../../lib/steps/case.ts";
 import { tempDir } from "../support/tmp.ts";
 

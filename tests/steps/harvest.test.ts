@@ -9,12 +9,12 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parsePairKey } from "../../lib/pairs.ts";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { REDACTION_RULES_VERSION } from "../../lib/redact/strict.ts";
 import { loadStepCase } from "../../lib/steps/case.ts";
 import { caseId, harvest } from "../../lib/steps/harvest.ts";
 import { plainFiles, publishCases } from "../../lib/steps/harvest-files.ts";
+import { parsePairKey } from "../../lib/steps/pairs/index.ts";
 import { generateSessions, sessionPairs, writePairStore } from "../support/pair-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
@@ -518,7 +518,7 @@ describe("CLI", () => {
       name: "bad --max-row-bytes",
       args: (_d, f) => ["--pairs", f.pairs, "--experiment", "exp", "--max-row-bytes", "0", "--dry-run"],
       exit: 2,
-      err: /--max-row-bytes must be a whole number > 0, got 0/,
+      err: /--max-row-bytes must be an integer of at least 1, got "0"/,
     },
     {
       name: "a FIFO as the store",

@@ -2,11 +2,11 @@ import { expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parsePairKey, seal } from "../../lib/pairs.ts";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { loadHistory } from "../../lib/steps/history.ts";
 import { clip, parseVerdict } from "../../lib/steps/judge.ts";
 import { judgePairs, orderOf } from "../../lib/steps/judge-pairs.ts";
+import { parsePairKey, seal } from "../../lib/steps/pairs/index.ts";
 import { runStepSuite } from "../../lib/steps/replay-run.ts";
 import { overrideFlags } from "../support/flags.ts";
 import { type MockRequest, startMockModel, text, toolCalls } from "../support/mock-model.ts";
@@ -284,7 +284,7 @@ const bad: Array<{
     name: "bad sample",
     extra: ["--sample", "-1"],
     exitCode: 2,
-    stderr: /^✗ --sample must be a whole number/,
+    stderr: /^✗ --sample must be an integer of at least 0/,
   },
   {
     name: "bad history line",

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { StepCase } from "../../lib/steps/case.ts";
 import { erroredGrade, gradeAnswer, type StepGrade } from "../../lib/steps/match.ts";
-import { type Answer, answerOf } from "../../lib/steps/replay-answer.ts";
+import { type Answer, protocol } from "../../lib/wire/index.ts";
 
 const TOOLS = [
   { name: "Read", required: ["file_path"] },
@@ -209,5 +209,5 @@ const answers: Array<{ name: string; protocol: StepCase["protocol"]; body: unkno
 
 for (const row of answers)
   test(`answerOf: ${row.name}`, () => {
-    expect(answerOf(row.protocol, row.body)).toEqual(row.answer);
+    expect(protocol(row.protocol).answerOf(row.body)).toEqual(row.answer);
   });

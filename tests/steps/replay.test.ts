@@ -2,9 +2,9 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StepProtocol } from "../../lib/steps/case.ts";
-import { buildRequest, endpointUrl, loadSuite, rewriteBody } from "../../lib/steps/replay.ts";
+import { buildRequest, loadSuite, replayCase } from "../../lib/steps/replay.ts";
 import { runStepSuite } from "../../lib/steps/replay-run.ts";
-import { httpError, startMockModel, text, toolCalls } from "../support/mock-model.ts";
+import { httpError, type Step, startMockModel, text, toolCalls } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REQUESTS, result, stepCase, writeSuite } from "./_cases.ts";
 
@@ -117,7 +117,8 @@ test("a wrong AWS secret is refused by the signature check and errors the case",
 test("errors, stops and wrong tools: each case graded, an errored call fails its case", async () => {
   await using mock = await startMockModel({
     script: [
-      httpError(429),
+      // Not a 429 or 5xx: those are retried (next test), and the retry would take the next step.
+      httpError(400),
       text("all done"),
       toolCalls([{ name: "Bash", args: { command: "cat a.ts" } }]),
       toolCalls([{ name: "Read", args: { path: "a.ts" } }]),
@@ -146,7 +147,7 @@ test("errors, stops and wrong tools: each case graded, an errored call fails its
       problems: r.problems,
     })),
   ).toEqual([
-    { id: "a", pass: false, stop: null, valid: false, error: "HTTP 429: mock error", problems: [] },
+    { id: "a", pass: false, stop: null, valid: false, error: "HTTP 400: mock error", problems: [] },
     { id: "b", pass: false, stop: true, valid: true, error: undefined, problems: [] },
     {
       id: "c",
@@ -168,6 +169,33 @@ test("errors, stops and wrong tools: each case graded, an errored call fails its
   expect(sc.errors).toBe(1);
 });
 
+test.each<{ name: string; script: Step[]; requests: number; error: string | undefined }>([
+  { name: "a 429 then a reply", script: [httpError(429), toolCalls([READ])], requests: 2, error: undefined },
+  {
+    name: "a 503 thrice",
+    script: [httpError(503), httpError(503), httpError(503)],
+    requests: 3,
+    error: "HTTP 503: mock error",
+  },
+])("retries on 429 and 5xx: $name", async ({ script, requests, error }) => {
+  await using mock = await startMockModel({ script });
+  const c = stepCase("anthropic");
+  const { result: r } = await replayCase(c, { url: mock.url, model: "m", key: KEY, backoff: () => 0 });
+  const passed = result("anthropic-1", 1, { depth: 3, latencyMs: r.latencyMs });
+  const failed = {
+    ...passed,
+    pass: false,
+    sameTools: false,
+    sameCalls: false,
+    valid: false,
+    prematureStop: null,
+  };
+  expect({ requests: mock.requests.length, result: r }).toEqual({
+    requests,
+    result: error ? { ...failed, tools: [], error } : passed,
+  });
+});
+
 test("an unreachable endpoint errors every case without the key in the message", async () => {
   const mock = await startMockModel();
   const url = mock.url;
@@ -177,34 +205,6 @@ test("an unreachable endpoint errors every case without the key in the message",
   const sc = await runStepSuite({ suite: dir.path, model: "m", url, keyEnv: "K", env: { K: KEY } });
   expect(sc.errors).toBe(1);
   expect(sc.results[0]?.error).toStartWith("Request failed: ");
-});
-
-test("the rewrite replaces model and streaming only", () => {
-  expect(rewriteBody("anthropic", { model: "a", stream: true, x: 1 }, "b")).toEqual({
-    model: "b",
-    stream: false,
-    x: 1,
-  });
-  expect(rewriteBody("responses", { model: "a", x: 1 }, "b")).toEqual({ model: "b", x: 1 });
-  expect(rewriteBody("gemini", { contents: [] }, "b")).toEqual({ contents: [] });
-});
-
-test.each([
-  { protocol: "anthropic", base: "https://gw.example/v1/", url: "https://gw.example/v1/messages" },
-  { protocol: "anthropic", base: "https://gw.example", url: "https://gw.example/v1/messages" },
-  { protocol: "responses", base: "https://api.openai.com/v1", url: "https://api.openai.com/v1/responses" },
-  {
-    protocol: "gemini",
-    base: "https://generativelanguage.googleapis.com",
-    url: "https://generativelanguage.googleapis.com/v1beta/models/m:generateContent",
-  },
-  {
-    protocol: "bedrock",
-    base: "https://bedrock-runtime.eu-west-1.amazonaws.com",
-    url: "https://bedrock-runtime.eu-west-1.amazonaws.com/model/m/invoke",
-  },
-] as const)("endpoint URL: $protocol at $base", ({ protocol, base, url }) => {
-  expect(endpointUrl(protocol, base, "m")).toBe(url);
 });
 
 test("Bedrock signing takes the region from the URL host, and refuses without one", () => {

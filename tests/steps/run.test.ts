@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { StepScorecard } from "../../lib/steps/scorecard.ts";
 import { overrideFlags } from "../support/flags.ts";
 import { startMockModel, toolCalls } from "../support/mock-model.ts";
@@ -79,7 +79,7 @@ const usage: Array<{ name: string; args: string[]; exitCode: number; stderr: str
     name: "bad --parallel",
     args: ["--parallel", "0"],
     exitCode: 2,
-    stderr: '✗ --parallel must be a whole number of at least 1, got "0"\n',
+    stderr: '✗ --parallel must be an integer of at least 1, got "0"\n',
   },
   {
     name: "rubric without judge",

@@ -3,8 +3,8 @@
 // real Claude driver; a recording PhaseRunner wrapper; and temp evals trees with tasks and suites.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DRIVERS, type Driver } from "../../lib/agent.ts";
-import type { PhaseResult, PhaseSpec, Workspace } from "../../lib/docker/phase.ts";
+import type { PhaseResult, PhaseSpec, Workspace } from "../../lib/isolation/contract.ts";
+import { DRIVERS, type Driver } from "../../lib/suite/agents/index.ts";
 import type { Layout, SuiteRunner } from "../../lib/suite/trial.ts";
 import { runCommand, type Script, type Step, text } from "../support/mock-model.ts";
 

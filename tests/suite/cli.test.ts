@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
-import { buildScorecard, renderMarkdown } from "../../lib/scorecard.ts";
-import { defaultTrialsFile, parseFlags, writeReport } from "../../lib/suite/cli.ts";
+import { run } from "../../lib/core/proc.ts";
+import { defaultTrialsFile, parseFlags, writeReport } from "../../lib/suite/cmd.ts";
+import { buildScorecard, renderMarkdown } from "../../lib/suite/scorecard/index.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
 import { ADD_REPO, evalsTree } from "./_support.ts";
@@ -46,7 +46,7 @@ describe("bad command lines: exit 1, one `error:` line, nothing on stdout", () =
     {
       name: "parallel 0",
       args: [FIXTURE, "--parallel", "0"],
-      stderr: 'error: --parallel: expected a positive integer, got "0"\n',
+      stderr: 'error: --parallel must be an integer of at least 1, got "0"\n',
     },
     {
       name: "network host",
@@ -56,7 +56,7 @@ describe("bad command lines: exit 1, one `error:` line, nothing on stdout", () =
     {
       name: "cpus",
       args: [FIXTURE, "--cpus", "-1"],
-      stderr: 'error: --cpus: expected a positive number, got "-1"\n',
+      stderr: 'error: --cpus must be a number of at least 0.01, got "-1"\n',
     },
     {
       name: "memory",
@@ -66,7 +66,7 @@ describe("bad command lines: exit 1, one `error:` line, nothing on stdout", () =
     {
       name: "seed",
       args: [FIXTURE, "--seed", "1.5"],
-      stderr: 'error: --seed: expected an integer, got "1.5"\n',
+      stderr: 'error: --seed must be an integer, got "1.5"\n',
     },
     {
       name: "model url",

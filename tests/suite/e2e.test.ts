@@ -6,10 +6,10 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
-import { loadScorecard, loadTrials } from "../../lib/scorecard.ts";
+import { run } from "../../lib/core/proc.ts";
 import { defaultImage } from "../../lib/suite/run.ts";
-import { loadSuite } from "../../lib/suite.ts";
+import { loadScorecard, loadTrials } from "../../lib/suite/scorecard/index.ts";
+import { loadSuite } from "../../lib/suite/suite.ts";
 import { agentCli } from "../support/agent-clis.ts";
 import { startMockModel } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";

@@ -4,9 +4,9 @@
 import { expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { checkoutRepo, cloneArgs } from "../../lib/suite/repo.ts";
-import type { Task } from "../../lib/task.ts";
+import type { Task } from "../../lib/suite/task.ts";
 import { tempDir } from "../support/tmp.ts";
 
 test("TestCloneArgs: https and ssh only, shallow, quiet, the URL after --", () => {

@@ -4,13 +4,13 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Driver } from "../../lib/agent.ts";
-import { ConfigError, ToolError } from "../../lib/errors.ts";
-import { parseTrials, renderMarkdown, type Trial } from "../../lib/scorecard.ts";
-import { writeReport } from "../../lib/suite/cli.ts";
-import { localRunner } from "../../lib/suite/local.ts";
+import { ConfigError, ToolError } from "../../lib/core/errors.ts";
+import { localRunner } from "../../lib/isolation/local.ts";
+import type { Driver } from "../../lib/suite/agents/index.ts";
+import { writeReport } from "../../lib/suite/cmd.ts";
 import { defaultImage, runSuite, type SuiteRunOptions, suiteJobs } from "../../lib/suite/run.ts";
-import { loadSuite } from "../../lib/suite.ts";
+import { parseTrials, renderMarkdown, type Trial } from "../../lib/suite/scorecard/index.ts";
+import { loadSuite } from "../../lib/suite/suite.ts";
 import { tempDir } from "../support/tmp.ts";
 import { ADD_REPO, evalsTree, recording, stubDriver } from "./_support.ts";
 

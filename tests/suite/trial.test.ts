@@ -4,12 +4,12 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { PhaseResult } from "../../lib/docker/phase.ts";
-import { run } from "../../lib/proc.ts";
-import type { Trial } from "../../lib/scorecard.ts";
-import { localRunner } from "../../lib/suite/local.ts";
+import { run } from "../../lib/core/proc.ts";
+import type { PhaseResult } from "../../lib/isolation/contract.ts";
+import { localRunner } from "../../lib/isolation/local.ts";
+import type { Trial } from "../../lib/suite/scorecard/index.ts";
+import { loadTask } from "../../lib/suite/task.ts";
 import { runTrial, staged, stderrTail, type TrialContext } from "../../lib/suite/trial.ts";
-import { loadTask } from "../../lib/task.ts";
 import { tempDir } from "../support/tmp.ts";
 import { ADD_REPO, evalsTree, recording, stubDriver } from "./_support.ts";
 

@@ -2,7 +2,7 @@
 // `npm ci --prefix evals/clis`). A missing CLI fails the test with that command; nothing here skips.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Harness } from "../../lib/suite.ts";
+import type { Harness } from "../../lib/suite/suite.ts";
 import { REPO_ROOT } from "./tools.ts";
 
 const CLIS = join(REPO_ROOT, "evals", "clis");

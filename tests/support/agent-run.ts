@@ -1,13 +1,13 @@
 // Runs one pinned real agent CLI locally (no Docker) the way a runner would: the driver's command
 // with a fresh HOME and work dir in a temp dir, its files written, the API key injected by name into
 // the child's environment only, stdin closed (or the prompt), and our own wall-clock timeout. Used by
-// tests/agent/real-cli.test.ts; run alone it re-records the fixtures in tests/fixtures/agent/:
+// tests/suite/agents/real-cli.test.ts; run alone it re-records the fixtures in tests/fixtures/agent/:
 //   npx bun tests/support/agent-run.ts [scenario | harness-scenario ...]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AgentCommand, driverFor, materialize, secretValues } from "../../lib/agent.ts";
-import { type ProcResult, run } from "../../lib/proc.ts";
-import type { Harness } from "../../lib/suite.ts";
+import { type ProcResult, run } from "../../lib/core/proc.ts";
+import { type AgentCommand, driverFor, materialize, secretValues } from "../../lib/suite/agents/index.ts";
+import type { Harness } from "../../lib/suite/suite.ts";
 import { agentCli } from "./agent-clis.ts";
 import { httpError, type MockModel, runCommand, type Script, startMockModel } from "./mock-model.ts";
 import { tempDir } from "./tmp.ts";

@@ -3,7 +3,7 @@
 // once per process, so a test never runs yesterday's code. Builds run one at a time (they share dist/).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 import { BUNDLES } from "../../scripts/build.ts";
 import { BIN, REPO_ROOT } from "./tools.ts";
 

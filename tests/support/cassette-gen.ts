@@ -3,7 +3,7 @@
 // few prefix entries. Same seed, same bytes. Run directly to write one:
 //   bun tests/support/cassette-gen.ts <entries> <out.json> [seed]
 import { writeFileSync } from "node:fs";
-import { isMain } from "../../lib/runtime.ts";
+import { isMain } from "../../lib/core/runtime.ts";
 
 /** mulberry32: a tiny deterministic PRNG, enough for test data. */
 export function prng(seed: number): () => number {

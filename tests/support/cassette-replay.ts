@@ -3,10 +3,10 @@
 // cassette of a good case keeps: version 1, no duplicate entries, every recorded exit 0, and every
 // --json payload parsable as JSON.
 import { readFileSync } from "node:fs";
-import { argvKey, hasJsonFlag, normalizeArgv } from "../../lib/cassette.ts";
-import { runGh } from "../../lib/shim/gh.ts";
-import type { ShimOutput } from "../../lib/shim/issues.ts";
-import { Recorder } from "../../lib/shim/record.ts";
+import { argvKey, hasJsonFlag, normalizeArgv } from "../../lib/gh/cassette.ts";
+import { runGh } from "../../lib/gh/shim/gh.ts";
+import type { ShimOutput } from "../../lib/gh/shim/issues.ts";
+import { Recorder } from "../../lib/gh/shim/record.ts";
 import { REPO_ROOT } from "./tools.ts";
 
 /** One cassette entry as written. */

@@ -1,5 +1,5 @@
 // Command lines for table-driven CLI tests: a row's flags override the base's. Every tool refuses a
-// single-value flag given twice (lib/flags.ts), so a row that changes a base flag must replace it.
+// single-value flag given twice (lib/core/flags.ts), so a row that changes a base flag must replace it.
 
 /** `base` with every `--flag value` that `extra` also sets removed, then `extra` appended. */
 export function overrideFlags(base: readonly string[], extra: readonly string[]): string[] {

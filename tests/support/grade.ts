@@ -2,7 +2,7 @@
 // child process ({stdout, stderr, exitCode} together).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 
 /** The repository root (grade's default repo root when run from it). */
 export const REPO = join(import.meta.dirname, "..", "..");

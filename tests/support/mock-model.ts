@@ -7,7 +7,6 @@
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { signV4 } from "../../lib/steps/replay-sigv4.ts";
 import {
   bedrock,
   gemini,
@@ -19,7 +18,8 @@ import {
   type ToolResult,
   type Usage,
   type WireProtocol,
-} from "../../lib/wire.ts";
+} from "../../lib/wire/index.ts";
+import { signV4 } from "../../lib/wire/sigv4.ts";
 
 /** The protocols the mock serves: the SSE ones and Bedrock InvokeModel (event-stream). */
 export type MockProtocol = ProtocolName | "bedrock";

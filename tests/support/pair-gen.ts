@@ -3,10 +3,10 @@
 // its tool results), auxiliary requests, byte-identical retries, truncated arms, and per-step moves
 // of the control and the candidate. Used by the harvest tests, the step replay tests and the bench.
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { Pair } from "../../lib/pairs.ts";
-import { type PairKey, seal } from "../../lib/pairs.ts";
 import type { SelectReason, StepProtocol } from "../../lib/steps/case.ts";
-import { anthropic, gemini, responses } from "../../lib/wire.ts";
+import type { Pair } from "../../lib/steps/pairs/index.ts";
+import { type PairKey, seal } from "../../lib/steps/pairs/index.ts";
+import { anthropic, gemini, responses } from "../../lib/wire/index.ts";
 import { prng } from "./cassette-gen.ts";
 
 /** One call as the generator plans it; `malformed` makes its arguments unparsable on the wire. */

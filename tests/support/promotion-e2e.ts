@@ -6,9 +6,9 @@
 // decided by the skill alone.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { QUIET_ENV } from "../../lib/agent/claude.ts";
 import { lockTask } from "../../lib/promotion/lock.ts";
-import type { Harness } from "../../lib/suite.ts";
+import { QUIET_ENV } from "../../lib/suite/agents/claude.ts";
+import type { Harness } from "../../lib/suite/suite.ts";
 import { commitAll, gitIn } from "../promotion/_lane.ts";
 import { agentCli } from "./agent-clis.ts";
 import type { MockModel } from "./mock-model.ts";

@@ -4,11 +4,11 @@
 // Same seed, same data. Used by tests/report/ and tests/bench/report.ts.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { RunResult } from "../../lib/hermetic/result.ts";
 import { Provenance, SealedKey } from "../../lib/promotion/records.ts";
 import { verdictStats } from "../../lib/promotion/verdict.ts";
-import { RunResult } from "../../lib/runner/result.ts";
-import { buildScorecard, type Scorecard, Trial } from "../../lib/scorecard.ts";
 import { buildStepScorecard, StepResult, type StepScorecard } from "../../lib/steps/scorecard.ts";
+import { buildScorecard, type Scorecard, Trial } from "../../lib/suite/scorecard/index.ts";
 import { prng } from "./cassette-gen.ts";
 
 const TOPICS = ["login", "cache", "retry", "parser", "sync", "label", "token", "session", "mobile", "docs"];

@@ -2,7 +2,7 @@
 // subject.sh as facts, so a test compares them with toEqual and a failure names every broken rule.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../lib/proc.ts";
+import { run } from "../../lib/core/proc.ts";
 
 /** Words a hermetic subject must never contain (network tools, installers, record mode, escapes). */
 export const FORBIDDEN = [

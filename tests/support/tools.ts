@@ -3,7 +3,7 @@
 // here ever skips.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { which } from "../../lib/fsx.ts";
+import { which } from "../../lib/core/fsx.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const NODE_BIN = join(ROOT, "node_modules", ".bin");

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { anthropic, bedrock } from "../../lib/wire.ts";
+import { anthropic, bedrock } from "../../lib/wire/index.ts";
 
 const USAGE = { input: 100, output: 10 };
 const CALL = { id: "toolu_1", name: "Write", args: { file_path: "/w/h.txt", content: "hi\n" } };

@@ -9,7 +9,7 @@ import {
   responses,
   sseEvents,
   sseJson,
-} from "../../lib/wire.ts";
+} from "../../lib/wire/index.ts";
 
 const USAGE = { input: 100, output: 10, cached: 40, reasoning: 3 };
 const CALLS = [

@@ -12,7 +12,7 @@ import {
   protocolForPath,
   responses,
   type ToolResult,
-} from "../../lib/wire.ts";
+} from "../../lib/wire/index.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/wire");
 const load = (name: string): unknown => JSON.parse(readFileSync(join(FIX, name), "utf8"));

@@ -1,0 +1,35 @@
+// JSON Lines files validated row by row (suite trials, the judge history): one reader, so every
+// format reports a bad row the same way, naming the file, the line and the field.
+import type { z } from "zod";
+import { jsonSyntaxWhere } from "../compat/py/json.ts";
+import { ConfigError } from "./errors.ts";
+
+/** First zod issue as `<message> at <path>`. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+  return `${issue?.message ?? "invalid"}${at}`;
+}
+
+/**
+ * Parses JSONL `text` (blank lines skipped) with `schema`; each row is returned as written (nothing
+ * defaulted). ConfigError `Cannot parse|load <noun> "<path>": line N: ...` on the first bad row.
+ */
+export function parseJsonl<T>(text: string, path: string, schema: z.ZodType, noun: string): T[] {
+  const rows: T[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch {
+      // The position, never the text: a key file given as a history must not come back in the error.
+      throw new ConfigError(`Cannot parse ${noun} "${path}": line ${i + 1}: ${jsonSyntaxWhere(line)}`);
+    }
+    const result = schema.safeParse(data);
+    if (!result.success)
+      throw new ConfigError(`Cannot load ${noun} "${path}": line ${i + 1}: ${firstIssue(result.error)}`);
+    rows.push(data as T);
+  });
+  return rows;
+}

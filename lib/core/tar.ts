@@ -1,0 +1,89 @@
+// The one ustar writer: directories, regular files and symlinks, in the order given, each with a
+// fixed owner and mtime and no user names, so the same entries give the same bytes on any machine
+// (release archives in scripts/build/archive.ts, settings files copied into a container by
+// lib/isolation/docker). It writes a stream only; which entries and in what order is the caller's.
+import { Buffer } from "node:buffer";
+
+/** One entry. Modes default to 0755 (dir), 0644 (file), 0777 (symlink); names over 100 bytes use the prefix field. */
+export type TarEntry =
+  | { kind: "dir"; name: string; mode?: number }
+  | { kind: "file"; name: string; data: Uint8Array; mode?: number }
+  | { kind: "symlink"; name: string; target: string };
+
+/** Owner and modification time (seconds) stamped on every entry; all default to 0. */
+export interface TarStamp {
+  uid?: number;
+  gid?: number;
+  mtime?: number;
+}
+
+const BLOCK = 512;
+const TYPE = { file: "0", symlink: "2", dir: "5" } as const;
+
+/** width - 1 octal digits and a NUL, as ustar fields are read by every tar. */
+function octal(value: number, width: number): string {
+  return `${value.toString(8).padStart(width - 1, "0")}\0`;
+}
+
+/** Splits a path into ustar name (<=100 bytes) and prefix (<=155 bytes), or throws. */
+function splitName(path: string): { name: string; prefix: string } {
+  if (Buffer.byteLength(path) <= 100) return { name: path, prefix: "" };
+  for (let i = path.lastIndexOf("/"); i > 0; i = path.lastIndexOf("/", i - 1)) {
+    const prefix = path.slice(0, i);
+    const name = path.slice(i + 1);
+    if (Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(name) <= 100) return { name, prefix };
+  }
+  throw new Error(`Cannot put "${path}" in a tar: path too long`);
+}
+
+function header(entry: TarEntry, size: number, stamp: Required<TarStamp>): Buffer {
+  const h = Buffer.alloc(BLOCK);
+  const put = (text: string, at: number) => h.write(text, at, "utf8");
+  const { name, prefix } = splitName(entry.name);
+  const mode = entry.kind === "symlink" ? 0o777 : (entry.mode ?? (entry.kind === "dir" ? 0o755 : 0o644));
+  put(name, 0);
+  put(octal(mode, 8), 100);
+  put(octal(stamp.uid, 8), 108);
+  put(octal(stamp.gid, 8), 116);
+  put(octal(size, 12), 124);
+  put(octal(stamp.mtime, 12), 136);
+  put("        ", 148); // checksum placeholder: eight spaces while summing
+  put(TYPE[entry.kind], 156);
+  if (entry.kind === "symlink") {
+    if (Buffer.byteLength(entry.target) > 100)
+      throw new Error(`Cannot put "${entry.name}" in a tar: link target over 100 bytes`);
+    put(entry.target, 157);
+  }
+  put("ustar\0" + "00", 257);
+  put(prefix, 345);
+  let sum = 0;
+  for (const byte of h) sum += byte;
+  put(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
+  return h;
+}
+
+/** The uncompressed tar stream of `entries`, in the given order, ending with two empty blocks. */
+export function tar(entries: readonly TarEntry[], stamp: TarStamp = {}): Buffer {
+  const full = { uid: 0, gid: 0, mtime: 0, ...stamp };
+  const parts: Uint8Array[] = [];
+  for (const entry of entries) {
+    const data = entry.kind === "file" ? entry.data : new Uint8Array(0);
+    parts.push(header(entry, data.length, full), data);
+    const pad = (BLOCK - (data.length % BLOCK)) % BLOCK;
+    if (pad) parts.push(Buffer.alloc(pad));
+  }
+  parts.push(Buffer.alloc(BLOCK * 2)); // end of archive
+  return Buffer.concat(parts);
+}
+
+/** Bytes the entries of an uncompressed ustar stream hold once unpacked (for a size budget). */
+export function unpackedBytes(tarStream: Uint8Array): number {
+  const buf = Buffer.from(tarStream.buffer, tarStream.byteOffset, tarStream.byteLength);
+  let total = 0;
+  for (let at = 0; at + BLOCK <= buf.length; ) {
+    const size = Number.parseInt(buf.subarray(at + 124, at + 135).toString("latin1"), 8) || 0;
+    total += size;
+    at += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
+  }
+  return total;
+}

@@ -1,0 +1,51 @@
+// The gh-shim tool's command bodies: gh itself (one replayed invocation: its output and exit code, as
+// gh would give them) and `lint CASSETTE [--json]`. The gh path loads no consola and no zod (lint
+// loads zod lazily): its start-up time is paid by every gh call a subject makes. gh's own edge is
+// here because gh's arguments are gh's, not a citty command's: one `✗ gh shim: <msg>` line, exit 1.
+import { realpathSync } from "node:fs";
+import type { ArgsDef, ParsedArgs } from "citty";
+import { messageOf } from "../core/errors.ts";
+import { runGh } from "./shim/gh.ts";
+
+/** The paths this process may be found under on PATH (so the shim never runs itself as the real gh). */
+function selfPaths(entry: string): string[] {
+  return [process.execPath, process.argv[1] ?? "", entry].flatMap((p) => {
+    try {
+      return [p, realpathSync(p)];
+    } catch {
+      return p ? [p] : [];
+    }
+  });
+}
+
+/** gh itself: runs one invocation, writes its output, returns its exit code; never prints a stack. */
+export async function ghCommand(rawArgs: string[], entry: string): Promise<number> {
+  // A reader that stops early (gh ... | head) is not our error: no EPIPE dump on stderr.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+  let code: number;
+  try {
+    const out = await runGh(rawArgs, { env: process.env, cwd: process.cwd(), self: selfPaths(entry) });
+    if (out.stdout) process.stdout.write(out.stdout);
+    if (out.stderr) process.stderr.write(out.stderr);
+    code = out.exitCode;
+  } catch (error) {
+    process.stderr.write(`✗ gh shim: ${messageOf(error)}\n`);
+    code = 1;
+  }
+  process.exitCode = code;
+  return code;
+}
+
+/** The flags of `gh-shim lint`. */
+export const LINT_ARGS = {
+  cassette: { type: "positional", description: "path to cassettes.json", required: true },
+  json: { type: "boolean", description: "print one JSON object instead of lines" },
+} as const satisfies ArgsDef;
+
+/** `gh-shim lint CASSETTE [--json]`: exit 0 clean, 1 findings. */
+export async function lintCmd(args: ParsedArgs<typeof LINT_ARGS>): Promise<number> {
+  const { lintCassetteFile } = await import("./shim/lint.ts");
+  const r = lintCassetteFile(args.cassette, { json: args.json });
+  process.stdout.write(r.output);
+  return r.exitCode;
+}

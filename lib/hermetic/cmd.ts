@@ -1,0 +1,160 @@
+// `run-eval`: the command body behind scripts/run-eval.ts. Flags to a RunContext, the cases run -j N
+// at a time (lib/hermetic/many.ts), then the reports: summary or --json on stdout, --junit, --report
+// and $GITHUB_STEP_SUMMARY. Messages and exit codes are run_eval.sh's: 0 all passed, 1 an assertion
+// failed, 2 refused or unusable, else a subject's own code. Errors go to the edge (lib/core/cli.ts).
+import { appendFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import type { ArgsDef, ParsedArgs } from "citty";
+import { UsageError } from "../core/errors.ts";
+import { numberFlag } from "../core/flags.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
+import { createLogger } from "../core/log.ts";
+import { Progress } from "../core/progress.ts";
+import { stageGh } from "../gh/stage.ts";
+import { MAX_FILE_BYTES } from "../grade/out.ts";
+import {
+  DEFAULT_LIMITS,
+  detectSandbox,
+  MIN_MEMORY_MIB,
+  openProbe,
+  parseLimit,
+  prepareWorkDir,
+  type SandboxMechanism,
+} from "../isolation/sandbox/index.ts";
+import { checkReportPath, writeReport } from "../report/index.ts";
+import { GRADE_TIMEOUT_MS, type RunContext } from "./case-run.ts";
+import { renderJunit } from "./junit.ts";
+import { aggregateExit, findCases, runMany } from "./many.ts";
+import { flushChunks, processSink } from "./output.ts";
+import { renderRunEvalReportHtml } from "./report.ts";
+import { runResult } from "./result.ts";
+import { renderMarkdown, renderSummary } from "./summary.ts";
+
+export const USAGE = "Usage: run-eval [options] <case-dir|folder>...\n";
+
+const MECHANISMS = ["bwrap", "unshare", "sandbox-exec"] as const;
+
+/** run-eval's flags. */
+export const RUN_EVAL_ARGS = {
+  cases: { type: "positional", required: false, description: "case directories, or folders holding them" },
+  jobs: { type: "string", alias: "j", description: "cases run at once (default: the number of cores)" },
+  repo: { type: "string", description: "repository root for repo_scripts and grading (default: cwd)" },
+  keep: { type: "string", description: "keep each case's OUT and logs under DIR/<case name>/" },
+  junit: { type: "string", description: "write JUnit XML to FILE" },
+  report: { type: "string", description: "write a self-contained HTML report to FILE" },
+  json: {
+    type: "boolean",
+    description: "print one machine-readable result (schemas/run-result.schema.json)",
+  },
+  timeout: { type: "string", description: "kill a subject after SECONDS (exit 124; default: never)" },
+  "grade-timeout": {
+    type: "string",
+    description: `give up grading a case after SECONDS (exit 2; default ${GRADE_TIMEOUT_MS / 1000})`,
+  },
+  "max-file-bytes": {
+    type: "string",
+    description: `cap on each file read back, published or kept (default ${MAX_FILE_BYTES})`,
+  },
+  sandbox: { type: "string", description: "use only this mechanism: bwrap, unshare or sandbox-exec" },
+  "pids-max": {
+    type: "string",
+    description: `processes and threads of a subject's uid (RLIMIT_NPROC; default ${DEFAULT_LIMITS.pids})`,
+  },
+  "memory-max": {
+    type: "string",
+    description: `MiB of data per subject process (RLIMIT_DATA) and per private tmpfs (default ${DEFAULT_LIMITS.memoryMiB})`,
+  },
+} as const satisfies ArgsDef;
+
+type Args = ParsedArgs<typeof RUN_EVAL_ARGS>;
+
+/** The numeric flags; a bad one is a UsageError (exit 2). */
+function limitsOf(args: Args) {
+  const seconds = (flag: string, v: string | undefined, fallback: number) =>
+    numberFlag(flag, v, { min: 1, fallback }) * 1000;
+  return {
+    jobs: numberFlag("--jobs", args.jobs, { min: 1, fallback: availableParallelism() }),
+    timeoutMs: seconds("--timeout", args.timeout, 0),
+    gradeTimeoutMs: seconds("--grade-timeout", args["grade-timeout"], GRADE_TIMEOUT_MS / 1000),
+    maxFileBytes: numberFlag("--max-file-bytes", args["max-file-bytes"], {
+      min: 1,
+      fallback: MAX_FILE_BYTES,
+    }),
+    sandbox: {
+      pids: parseLimit(args["pids-max"], "--pids-max", DEFAULT_LIMITS.pids),
+      memoryMiB: parseLimit(args["memory-max"], "--memory-max", DEFAULT_LIMITS.memoryMiB, MIN_MEMORY_MIB),
+    },
+  };
+}
+
+/** Runs run-eval and returns its exit code. */
+export async function runEval(args: Args): Promise<number> {
+  const log = createLogger("run-eval");
+  const paths = (args._ as string[]).filter((a) => a !== "");
+  if (paths.length === 0) {
+    process.stdout.write(USAGE);
+    return 2;
+  }
+  if (process.env.EVAL_RECORD === "1") {
+    log.error(
+      "✗ EVAL_RECORD=1 is set — record mode is forbidden for eval runs (CI fail-closed)\n" +
+        "  Unset EVAL_RECORD and use committed cassettes under the case directory.",
+    );
+    return 2;
+  }
+  const n = limitsOf(args);
+  if (args.sandbox !== undefined && !(MECHANISMS as readonly string[]).includes(args.sandbox))
+    throw new UsageError(`--sandbox must be one of ${MECHANISMS.join(", ")}, got "${args.sandbox}"`);
+  if (args.report) checkReportPath(resolve(args.report));
+  const cases = findCases(paths);
+
+  const prefer = args.sandbox ? { prefer: args.sandbox as SandboxMechanism } : {};
+  const detection = await detectSandbox({ ...prefer, limits: n.sandbox });
+  if (!detection.ok) {
+    log.error(`✗ ${detection.reason}\n  ${detection.remedy}`);
+    return 2;
+  }
+  const ctx: RunContext = {
+    sandbox: detection.sandbox,
+    prepare: prepareWorkDir,
+    probe: openProbe,
+    gh: await stageGh(),
+    repoRoot: resolve(args.repo ?? process.cwd()),
+    keep: args.keep ? resolve(args.keep) : undefined,
+    timeoutMs: n.timeoutMs,
+    gradeTimeoutMs: n.gradeTimeoutMs,
+    maxFileBytes: n.maxFileBytes,
+  };
+
+  const started = performance.now();
+  const single = cases.length === 1 && !args.json;
+  const progress = new Progress(cases.length, !single && !args.json ? undefined : false);
+  const outcomes = await runMany(cases, ctx, n.jobs, {
+    sink: () => (single ? processSink : undefined),
+    started: (i) => progress.start(cases[i] ?? ""),
+    finished: (i) => progress.finish(cases[i] ?? ""),
+    inOrder: (_i, outcome) => {
+      if (single || args.json) return;
+      progress.clear();
+      flushChunks(outcome.chunks);
+      progress.render();
+    },
+  });
+  progress.clear();
+
+  const exitCode = aggregateExit(outcomes.map((o) => o.exitCode));
+  const result = runResult(outcomes, {
+    jobs: n.jobs,
+    mechanism: detection.sandbox.mechanism,
+    durationMs: performance.now() - started,
+    exitCode,
+  });
+  if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (cases.length > 1) process.stdout.write(`\n${renderSummary(result)}`);
+  if (args.junit) writeFileAtomic(resolve(args.junit), renderJunit(result));
+  if (args.report) writeReport(resolve(args.report), renderRunEvalReportHtml(result));
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  if (stepSummary) appendFileSync(stepSummary, renderMarkdown(result));
+  return exitCode;
+}

@@ -1,0 +1,207 @@
+// The Docker runner: each phase of a trial in a fresh, hardened container from the variant's image,
+// with only /work carried between phases as a tar snapshot on the host (originals 6.4: run, cp in,
+// exec..., cp out, rm). Secrets reach only the agent exec, by name, from the docker client's own
+// environment; the agent reaches only its model endpoint, through lib/isolation/docker/bridge.ts. It does not
+// build images (lib/isolation/docker/image.ts) nor decide what a failure means for the trial (the suite).
+
+import { randomBytes } from "node:crypto";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { messageOf, ToolError } from "../../core/errors.ts";
+import { run } from "../../core/proc.ts";
+import type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../contract.ts";
+import { tarFiles } from "./_tar.ts";
+import { forwarderCommand, type ModelBridge, startModelBridge, waitForForwarder } from "./bridge.ts";
+import { isStopping, makeScratchDir, runCall, track } from "./cleanup.ts";
+import {
+  BRIDGE_MOUNT,
+  checkEngine,
+  checkRunId,
+  type DockerCall,
+  dockerCli,
+  execArgs,
+  runArgs,
+  tail,
+} from "./engine.ts";
+
+export type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../contract.ts";
+export { installSignalCleanup, removeRunResources, stopRun } from "./cleanup.ts";
+export { checkEngine } from "./engine.ts";
+
+/** How long a docker verb other than exec may take before we call it an infrastructure failure. */
+const INFRA_TIMEOUT_MS = 120_000;
+
+/** The snapshot file inside a workspace's scratch dir. */
+const snapshot = (ws: Workspace) => join(ws.dir, "work.tar");
+
+/** Container removals still running, per workspace. */
+const removals = new WeakMap<Workspace, Set<Promise<unknown>>>();
+function pending(ws: Workspace): Set<Promise<unknown>> {
+  let s = removals.get(ws);
+  if (!s) {
+    s = new Set();
+    removals.set(ws, s);
+  }
+  return s;
+}
+
+/** A PhaseRunner on the local Docker engine via the `docker` CLI. */
+export function dockerRunner(opts: DockerRunnerOptions = {}): PhaseRunner {
+  const call = dockerCli(opts.docker, opts.onDockerCall);
+  const user = opts.user ?? "1000:1000";
+  const root = opts.scratchRoot ?? tmpdir();
+  let engine: Promise<void> | undefined;
+  return {
+    async prepare(runId, repoDir) {
+      checkRunId(runId);
+      engine ??= checkEngine(call);
+      await engine;
+      const dir = makeScratchDir(runId, root);
+      const ws: Workspace = { runId, dir };
+      const src = repoDir ?? join(dir, "empty");
+      if (!repoDir) mkdirSync(src);
+      const [uid = "1000", gid = uid] = user.split(":");
+      // Owned by the run user; symlinks stay links (transform S: targets untouched); members become work/...
+      // Tracked: a signal's sweep waits for this write into the scratch dir before removing it.
+      const tarred = run([
+        "tar",
+        "-C",
+        src,
+        `--owner=${uid}`,
+        `--group=${gid}`,
+        "--numeric-owner",
+        "--transform",
+        "s,^\\.,work,S",
+        "-cf",
+        snapshot(ws),
+        ".",
+      ]);
+      const r = await track(runId, tarred);
+      if (r.exitCode !== 0) {
+        rmSync(dir, { recursive: true, force: true });
+        throw new ToolError(`Cannot snapshot repo "${repoDir}": ${tail(r.stderr)}`, 1);
+      }
+      return ws;
+    },
+    // Every call of a phase is the run's: tracked, and refused once a signal is stopping the run.
+    async runPhase(ws, spec) {
+      const r = await runPhase(runCall(ws.runId, call), user, ws, spec);
+      // A phase cut short by a signal (its container removed under it) says nothing about the agent.
+      return isStopping(ws.runId) && !r.infraError
+        ? { ...r, infraError: "cancelled: the run is stopping" }
+        : r;
+    },
+    async dispose(ws) {
+      await Promise.all(pending(ws));
+      removals.delete(ws);
+      rmSync(ws.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Numeric uid:gid of a docker --user value; a user name (no numbers) leaves files to root. */
+function ownerOf(user: string): { uid: number; gid: number } {
+  const m = /^(\d+)(?::(\d+))?$/.exec(user);
+  return m ? { uid: Number(m[1]), gid: Number(m[2] ?? m[1]) } : { uid: 0, gid: 0 };
+}
+
+function result(o: Partial<PhaseResult> & { durationMs: number }): PhaseResult {
+  return { exitCode: null, stdout: "", stderr: "", timedOut: false, commandIndex: 0, ...o };
+}
+
+async function runPhase(
+  call: DockerCall,
+  user: string,
+  ws: Workspace,
+  spec: PhaseSpec,
+): Promise<PhaseResult> {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  if (spec.runId !== ws.runId)
+    throw new ToolError(`Phase run id "${spec.runId}" does not own workspace of run "${ws.runId}"`, 1);
+  if (spec.phase !== "agent" && (spec.secretEnvNames?.length || spec.model))
+    throw new ToolError(`Secrets and the model bridge are for the agent phase only, not "${spec.phase}"`, 1);
+  const name = `proctor-eval-${randomBytes(6).toString("hex")}`;
+  let bridge: ModelBridge | undefined;
+  let removed = false;
+  const remove = async () => {
+    if (removed) return;
+    removed = true;
+    await call(["rm", "-f", name], { timeoutMs: INFRA_TIMEOUT_MS });
+  };
+  try {
+    if (spec.model) bridge = await startModelBridge(ws.dir, spec.model.url);
+    const command = bridge ? forwarderCommand(BRIDGE_MOUNT) : ["sleep", "infinity"];
+    const start = await call(runArgs(spec, name, { user, bridgeDir: bridge?.dir, command }), {
+      timeoutMs: INFRA_TIMEOUT_MS,
+    });
+    if (start.exitCode !== 0) {
+      const missing = /No such image/i.test(start.stderr);
+      return result({
+        durationMs: elapsed(),
+        infraError: missing
+          ? `image "${spec.image}" is missing: build it with "npx bun evals/images/build.ts"`
+          : `start: ${tail(start.stderr)}`,
+      });
+    }
+    const copyIn = await call(["cp", "-", `${name}:/`], {
+      stdinFile: snapshot(ws),
+      timeoutMs: INFRA_TIMEOUT_MS,
+    });
+    if (copyIn.exitCode !== 0)
+      return result({ durationMs: elapsed(), infraError: `copy in: ${tail(copyIn.stderr)}` });
+    if (spec.files?.length) {
+      const f = await call(["cp", "-", `${name}:/`], {
+        input: tarFiles(spec.files, ownerOf(spec.user ?? user)),
+        timeoutMs: INFRA_TIMEOUT_MS,
+      });
+      if (f.exitCode !== 0)
+        return result({ durationMs: elapsed(), infraError: `copy files: ${tail(f.stderr)}` });
+    }
+    const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
+    const commands = spec.commands ?? [spec.argv];
+    let last = result({ durationMs: 0 });
+    for (const [i, argv] of commands.entries()) {
+      const r = await call(
+        execArgs(name, bridge ? waitForForwarder(argv) : argv, env, spec.secretEnvNames ?? []),
+        {
+          input: spec.stdin ?? "",
+          timeoutMs: spec.timeoutMs,
+        },
+      );
+      last = result({
+        exitCode: r.timedOut ? null : r.exitCode,
+        stdout: r.stdout,
+        stderr: r.stderr,
+        timedOut: r.timedOut,
+        durationMs: r.durationMs,
+        commandIndex: i,
+      });
+      if (r.timedOut) {
+        // What ran past its time may still be writing: the container goes, /work stays as it was.
+        await remove();
+        return last;
+      }
+      if (r.exitCode !== 0) break;
+    }
+    if (spec.phase !== "check") {
+      const tmp = join(ws.dir, `.work.${randomBytes(4).toString("hex")}.tar`);
+      const out = await call(["cp", `${name}:/work`, "-"], { stdoutFile: tmp, timeoutMs: INFRA_TIMEOUT_MS });
+      if (out.exitCode !== 0) {
+        rmSync(tmp, { force: true });
+        return { ...last, infraError: `copy out: ${tail(out.stderr)}` };
+      }
+      renameSync(tmp, snapshot(ws));
+    }
+    return last;
+  } catch (error) {
+    if (error instanceof ToolError && /Cannot run/.test(error.message)) throw error;
+    return result({ durationMs: elapsed(), infraError: messageOf(error) });
+  } finally {
+    // Removal is off the critical path: the next phase starts while this container goes; dispose()
+    // and the signal hook wait for it, and the label sweep catches anything still left.
+    pending(ws).add(remove().catch(() => undefined));
+    await bridge?.close();
+  }
+}

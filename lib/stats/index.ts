@@ -1,0 +1,28 @@
+// The shared statistics part (architecture.md `stats`): a seeded PRNG, percentile bootstrap over
+// items, clusters and pairs, the Wilson interval, pass@k / pass^k, nearest-rank quantiles and a
+// power helper. Pure functions, no I/O, runtime-neutral; used by the promotion verdict and by the
+// task- and step-suite scorecards. Bad arguments throw RangeError (`Cannot <what>: <detail>`).
+export type { Interval } from "./_check.ts";
+export { wilson } from "./binomial.ts";
+export {
+  type BootstrapOptions,
+  bootstrap,
+  bootstrapMean,
+  bootstrapRatio,
+  clusterBootstrap,
+  type Observation,
+  type PairedComparison,
+  pairedBootstrap,
+  type Verdict,
+  verdictOf,
+} from "./bootstrap.ts";
+export { normalCdf, normalQuantile } from "./normal.ts";
+export { passAtK, passHatK, suitePassK, type TaskTally } from "./passk.ts";
+export {
+  minDetectableDifference,
+  type PowerOptions,
+  powerTwoProportions,
+  sampleSizeTwoProportions,
+} from "./power.ts";
+export { Rng, shuffle } from "./prng.ts";
+export { quantile, quantiles } from "./quantile.ts";

@@ -1,0 +1,229 @@
+// `agent-eval suite SUITE.yaml`: its flags, flags to options, the run, the outputs. Exit codes are
+// halo's (originals.md §6.7, §8): 0 the suite ran (whatever the trials did), 1 an error (SUITE_EDGE:
+// `error: <msg>` on stderr; bad flags, a bad suite or task file, no engine, a cancelled run); 2 and 3
+// (policy issues, a tripped gate) belong to commands and flags this one does not have. The scorecard
+// goes to stdout (Markdown, or JSON with --output json); messages and progress go to stderr.
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import type { ArgsDef } from "citty";
+import type { ToolEdge } from "../core/cli.ts";
+import { ConfigError, ToolError } from "../core/errors.ts";
+import { numberFlag } from "../core/flags.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
+import { createLogger, isInteractive } from "../core/log.ts";
+import { Progress } from "../core/progress.ts";
+import { exitOnSignal } from "../core/signals.ts";
+import { parseModelUrl } from "../isolation/docker/bridge.ts";
+import { BRIDGE_PORT, dockerCli } from "../isolation/docker/engine.ts";
+import { checkEngine, dockerRunner, installSignalCleanup } from "../isolation/docker/index.ts";
+import { LOCAL_WARNING, localRunner } from "../isolation/local.ts";
+import { DRIVERS } from "./agents/index.ts";
+import { newRunId, runSuite, safeName } from "./run.ts";
+import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
+import { loadSuite, type Variant } from "./suite.ts";
+
+/** halo's edge: every error (a bad flag too) is one `error: <first line>` and exit 1. */
+export const SUITE_EDGE: ToolEdge = {
+  usageExit: 1,
+  remap: () => 1,
+  unexpectedExit: 1,
+  line: (message) => `error: ${message.split("\n")[0]}`,
+};
+
+const str = (description: string) => ({ type: "string", description }) as const;
+const bool = (description: string) => ({ type: "boolean", description }) as const;
+
+/** The flags of `agent-eval suite`. */
+export const SUITE_ARGS = {
+  suite: { type: "positional", required: false, description: "the suite file (evals/suites/<name>.yaml)" },
+  parallel: str("trials at once (default 2)"),
+  cpus: str("CPUs per container, at least 0.01 (default 2)"),
+  memory: str("memory per container (default 4g)"),
+  network: str("none (default: no egress; the agent reaches only its model) or bridge"),
+  "pass-env": str("NAME,... host variables given to the agent step only"),
+  seed: str("bootstrap seed, so intervals reproduce (default 1)"),
+  local: bool("TESTING ONLY: run every phase on this host, without isolation"),
+  output: str("text (default, Markdown), markdown or json"),
+  scorecard: str("also write the JSON scorecard to FILE"),
+  report: str("also write a report to FILE (Markdown; HTML if FILE ends in .html)"),
+  trials: str("the trials JSONL file, one line per finished trial (default <suite>.trials.jsonl)"),
+  resume: bool("keep the finished trials in the trials file and run only the rest"),
+  "model-url": str("the model endpoint agents reach (default: the harness vendor's API)"),
+  tasks: str("the tasks directory (default <suite dir>/../tasks)"),
+} as const satisfies ArgsDef;
+
+/** The flags of `agent-eval suite`, as citty hands them over (strings and booleans). */
+export interface SuiteFlags {
+  suite?: string;
+  parallel?: string;
+  cpus?: string;
+  memory?: string;
+  network?: string;
+  "pass-env"?: string;
+  seed?: string;
+  local?: boolean;
+  output?: string;
+  scorecard?: string;
+  report?: string;
+  trials?: string;
+  resume?: boolean;
+  "model-url"?: string;
+  tasks?: string;
+}
+
+/** Where each harness's CLI talks to by default (its vendor's public API). */
+export const DEFAULT_MODEL_URLS: Readonly<Record<string, string>> = {
+  claude: "https://api.anthropic.com",
+  codex: "https://api.openai.com",
+  gemini: "https://generativelanguage.googleapis.com",
+};
+
+const PASS_ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+const OUTPUTS = ["text", "json", "markdown"] as const;
+
+function flagError(message: string): ToolError {
+  return new ToolError(message, 1);
+}
+
+/** Flags checked and normalised; a bad one is a ToolError naming the flag (SUITE_EDGE: exit 1). */
+export function parseFlags(f: SuiteFlags) {
+  if (!f.suite) throw flagError("missing the suite file: agent-eval suite SUITE.yaml");
+  const output = f.output ?? "text";
+  if (!(OUTPUTS as readonly string[]).includes(output))
+    throw flagError(`--output: expected text, json or markdown, got ${JSON.stringify(output)}`);
+  const network = f.network ?? "none";
+  if (network !== "none" && network !== "bridge")
+    throw flagError(`--network: expected none or bridge, got ${JSON.stringify(network)}`);
+  // Docker's least share of a CPU.
+  const cpus = numberFlag("--cpus", f.cpus, { integer: false, min: 0.01, fallback: 2 });
+  const memory = f.memory ?? "4g";
+  if (!/^\d+[bkmg]?$/i.test(memory))
+    throw flagError(`--memory: expected a size like 4g or 512m, got ${JSON.stringify(memory)}`);
+  const passEnv = (f["pass-env"] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const name of passEnv)
+    if (!PASS_ENV_NAME.test(name))
+      throw flagError(`--pass-env: ${JSON.stringify(name)} is not an UPPER_SNAKE variable name`);
+  if (f["model-url"] !== undefined) parseModelUrl(f["model-url"]);
+  return {
+    suite: f.suite,
+    output: output as (typeof OUTPUTS)[number],
+    parallel: numberFlag("--parallel", f.parallel, { min: 1, fallback: 2 }),
+    network: network as "none" | "bridge",
+    limits: { cpus, memory },
+    passEnv,
+    seed: numberFlag("--seed", f.seed, { fallback: 1 }),
+    local: f.local === true,
+    modelUrl: f["model-url"],
+    trials: f.trials,
+    resume: f.resume === true,
+    scorecard: f.scorecard,
+    report: f.report,
+    tasks: f.tasks,
+  };
+}
+
+/** `<suite name>.trials.jsonl` in the working directory, the name made safe for a file name. */
+export function defaultTrialsFile(suite: string): string {
+  return `${safeName(suite)}.trials.jsonl`;
+}
+
+/** Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. */
+export async function writeReport(
+  path: string,
+  sc: Scorecard,
+  trials: readonly Trial[],
+  trialsFile?: string,
+): Promise<void> {
+  if (extname(path).toLowerCase() === ".html") {
+    const { renderSuiteReportHtml } = await import("./report.ts");
+    // Trial logs are relative to the trials file; the report links to them from wherever it is written.
+    const base = trialsFile === undefined ? undefined : dirname(resolve(trialsFile));
+    const logHref = (t: Trial) =>
+      t.log === undefined || base === undefined
+        ? undefined
+        : relative(dirname(resolve(path)), join(base, t.log))
+            .split(sep)
+            .join("/");
+    writeFileAtomic(path, renderSuiteReportHtml(sc, trials, { logHref }));
+  } else writeFileAtomic(path, renderMarkdown(sc));
+}
+
+/** Runs `agent-eval suite`: 0 when the suite ran; an error goes to the edge (SUITE_EDGE). */
+export async function suiteCommand(flags: SuiteFlags): Promise<number> {
+  const o = parseFlags(flags);
+  const log = createLogger("agent-eval");
+  const suite = loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {});
+  for (const v of suite.variants) {
+    const name = DRIVERS[v.harness].apiKeyEnvName;
+    if (!process.env[name])
+      throw new ConfigError(
+        `suite ${suite.name}: variant ${v.name}: environment variable ${name} (the model API key) is not set`,
+      );
+  }
+  const runId = newRunId();
+  if (o.local) log.warn(LOCAL_WARNING);
+  else {
+    await checkEngine(dockerCli());
+    if (o.passEnv.length > 0)
+      log.warn(
+        `warning: --pass-env ${o.passEnv.join(",")} reaches the agent step only, never setup/check; prefer a short-lived gateway token over a real provider key`,
+      );
+  }
+  const controller = new AbortController();
+  // Under Docker a signal stops starting trials at once, then removes all the run owns and exits.
+  const uninstall = o.local ? () => {} : installSignalCleanup(runId, { onSignal: () => controller.abort() });
+  // Locally, a first signal stops starting trials (those in flight finish and are kept for --resume);
+  // a second one exits at once, and lib/core/proc.ts kills the trials' process groups on the way out.
+  const stop = (signal: NodeJS.Signals) => {
+    if (!controller.signal.aborted) {
+      log.warn(`${signal}: finishing the trials in flight; again to stop now`);
+      controller.abort();
+    } else exitOnSignal(signal);
+  };
+  if (o.local) {
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  }
+  const jobs = suite.tasks.length * suite.variants.length * suite.repeats;
+  const progress = new Progress(jobs, isInteractive(), process.stderr, `suite ${suite.name}`);
+  const label = (j: { task: { id: string }; variant: { name: string }; repeat: number }) =>
+    `${j.task.id}/${j.variant.name}#${j.repeat}`;
+  try {
+    const modelUrl = (v: Variant) => o.modelUrl ?? DEFAULT_MODEL_URLS[v.harness]!;
+    const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
+    const { scorecard, trials, resumed } = await runSuite(suite, {
+      runId,
+      runner: o.local ? localRunner() : dockerRunner(),
+      local: o.local,
+      drivers: DRIVERS,
+      parallel: o.parallel,
+      network: o.network,
+      limits: o.limits,
+      passEnv: o.passEnv,
+      seed: o.seed,
+      modelUrl,
+      ...(o.local
+        ? {}
+        : { agentModelUrl: (url: string) => `http://127.0.0.1:${BRIDGE_PORT}${parseModelUrl(url).path}` }),
+      trialsFile,
+      resume: o.resume,
+      signal: controller.signal,
+      onStart: (j) => progress.start(label(j)),
+      onFinish: (j) => progress.finish(label(j)),
+    });
+    progress.clear();
+    if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);
+    if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(scorecard));
+    if (o.report) await writeReport(o.report, scorecard, trials, trialsFile);
+    process.stdout.write(o.output === "json" ? scorecardJson(scorecard) : renderMarkdown(scorecard));
+    if (o.local) log.warn(LOCAL_WARNING);
+  } finally {
+    progress.clear();
+    uninstall();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  return 0;
+}

@@ -1,0 +1,201 @@
+// The task-suite scorecard (originals.md §6.6, issue 5): per variant pass@1 with its percentile
+// bootstrap interval over trials, cost per trial, wall p50/p95, token and error sums; every
+// non-control variant paired by task with the control (delta, interval, verdict). Ours on top: mean
+// turns, pass@k and pass^k, intervals that resample tasks (clusters) for pass rate, cost and mean
+// latency, and infrastructure failures counted and shown but left out of every rate. Pure: same
+// trials and seed, same scorecard. Formats in scorecard/schema.ts, Markdown in scorecard/markdown.ts.
+import { ConfigError } from "../../core/errors.ts";
+import { bootstrapMean, bootstrapRatio, pairedBootstrap, quantiles, suitePassK } from "../../stats/index.ts";
+import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
+
+export { renderMarkdown } from "./markdown.ts";
+export {
+  Comparison,
+  INFRA_KINDS,
+  type InfraKind,
+  loadScorecard,
+  loadTrials,
+  parseTrials,
+  Scorecard,
+  scorecardJsonSchema,
+  Trial,
+  trialJsonSchema,
+  VariantScore,
+  Verdict,
+} from "./schema.ts";
+
+/** Bootstrap seed (1), iterations (2000) and k for pass@k / pass^k (default: most trials of a task). */
+export interface ScorecardOptions {
+  seed?: number;
+  iterations?: number;
+  k?: number;
+}
+
+/** Trials of one variant grouped by task, tasks in code-point order. */
+function byTask(trials: readonly Trial[]): Trial[][] {
+  const groups = new Map<string, Trial[]>();
+  for (const t of trials) {
+    const list = groups.get(t.task);
+    if (list) list.push(t);
+    else groups.set(t.task, [t]);
+  }
+  return [...groups.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((k) => groups.get(k)!);
+}
+
+function sumOf(trials: readonly Trial[], field: (t: Trial) => number): number {
+  let total = 0;
+  for (const t of trials) total += field(t);
+  return total;
+}
+
+/** `{[key]: mean of field}` over the trials whose CLI reported it (Gemini reports no turns); {} if none did. */
+function meanOfReported(trials: readonly Trial[], field: "turns", key: "meanTurns"): Partial<VariantScore> {
+  const reported = trials.filter((t) => !t.unreported?.includes(field));
+  return reported.length === 0 ? {} : { [key]: sumOf(reported, (t) => t[field]) / reported.length };
+}
+
+function score(
+  name: string,
+  all: readonly Trial[],
+  k: number,
+  opts: Required<ScorecardOptions>,
+): VariantScore {
+  const scored = all.filter((t) => t.infra === undefined);
+  if (scored.length === 0)
+    throw new ConfigError(
+      `scorecard: no scored trials for variant "${name}" (${all.length} infrastructure failures)`,
+    );
+  const boot = { seed: opts.seed, iterations: opts.iterations };
+  const pass1 = bootstrapMean(
+    scored.map((t) => (t.pass ? 1 : 0)),
+    boot,
+  );
+  const [p50, p95] = quantiles(
+    scored.map((t) => t.wallMs),
+    [0.5, 0.95],
+  );
+  const tasks = byTask(scored);
+  const ratio = (field: (t: Trial) => number) =>
+    bootstrapRatio(
+      tasks.map((ts) => ({ num: sumOf(ts, field), den: ts.length })),
+      boot,
+    );
+  const taskPass = ratio((t) => (t.pass ? 1 : 0));
+  const cost = ratio((t) => t.costUSD);
+  const wall = ratio((t) => t.wallMs);
+  const passK = suitePassK(
+    tasks.map((ts) => ({ task: ts[0]!.task, trials: ts.length, passes: ts.filter((t) => t.pass).length })),
+    k,
+  );
+  return {
+    name,
+    trials: all.length,
+    pass1: pass1.estimate,
+    pass1CILo: pass1.lo,
+    pass1CIHi: pass1.hi,
+    costPerTaskUSD: sumOf(scored, (t) => t.costUSD) / scored.length,
+    wallP50Ms: p50!,
+    wallP95Ms: p95!,
+    tokens: sumOf(all, (t) => t.tokens),
+    toolErrors: sumOf(all, (t) => t.toolErrors),
+    errors: scored.filter((t) => (t.error ?? "") !== "").length,
+    k,
+    passAtK: passK.passAtK,
+    passHatK: passK.passHatK,
+    tasks: tasks.length,
+    ...meanOfReported(scored, "turns", "meanTurns"),
+    infraFailures: all.length - scored.length,
+    pass1TaskCILo: taskPass.lo,
+    pass1TaskCIHi: taskPass.hi,
+    costCILo: cost.lo,
+    costCIHi: cost.hi,
+    wallMeanMs: wall.estimate,
+    wallMeanCILo: wall.lo,
+    wallMeanCIHi: wall.hi,
+  };
+}
+
+function compare(
+  variant: string,
+  control: string,
+  byVariant: Map<string, Trial[]>,
+  opts: Required<ScorecardOptions>,
+): Comparison {
+  const arm = (v: string) =>
+    byVariant
+      .get(v)!
+      .filter((t) => t.infra === undefined)
+      .map((t) => ({ cluster: t.task, value: t.pass ? 1 : 0 }));
+  const c = arm(control);
+  const v = arm(variant);
+  const shared = new Set(c.map((o) => o.cluster));
+  if (!v.some((o) => shared.has(o.cluster)))
+    throw new ConfigError(`scorecard: variant "${variant}" shares no scored task with control "${control}"`);
+  const paired = pairedBootstrap(c, v, { seed: opts.seed, iterations: opts.iterations });
+  return {
+    variant,
+    control,
+    tasks: paired.clusters,
+    delta: paired.estimate,
+    ciLo: paired.lo,
+    ciHi: paired.hi,
+    verdict: paired.verdict,
+  };
+}
+
+/**
+ * Builds the scorecard of `trials` for `variants` (suite order; `control` among them). Throws
+ * ConfigError `scorecard: trial for unknown variant "<v>"`, `scorecard: no trials for variant "<v>"`,
+ * and for a missing control, a duplicate variant, a bad k, or a variant with nothing scored.
+ */
+export function buildScorecard(
+  suite: string,
+  control: string,
+  variants: readonly string[],
+  trials: readonly Trial[],
+  options: ScorecardOptions = {},
+): Scorecard {
+  const byVariant = new Map<string, Trial[]>();
+  for (const v of variants) {
+    if (byVariant.has(v)) throw new ConfigError(`scorecard: duplicate variant "${v}"`);
+    byVariant.set(v, []);
+  }
+  if (!byVariant.has(control)) throw new ConfigError(`scorecard: control "${control}" is not a variant`);
+  for (const t of trials) {
+    const list = byVariant.get(t.variant);
+    if (!list) throw new ConfigError(`scorecard: trial for unknown variant "${t.variant}"`);
+    list.push(t);
+  }
+  for (const [v, list] of byVariant)
+    if (list.length === 0) throw new ConfigError(`scorecard: no trials for variant "${v}"`);
+  let most = 1;
+  for (const list of byVariant.values())
+    for (const ts of byTask(list.filter((t) => t.infra === undefined))) most = Math.max(most, ts.length);
+  const k = options.k ?? most;
+  if (!Number.isSafeInteger(k) || k < 1) throw new ConfigError(`scorecard: k must be at least 1, got ${k}`);
+  const opts = { seed: options.seed ?? 1, iterations: options.iterations ?? 2000, k };
+  return {
+    suite,
+    control,
+    variants: variants.map((v) => score(v, byVariant.get(v)!, k, opts)),
+    comparisons: variants.filter((v) => v !== control).map((v) => compare(v, control, byVariant, opts)),
+    trials: [...trials],
+    version: 1,
+    seed: opts.seed,
+    k,
+  };
+}
+
+const GO_ESCAPES: Record<string, string> = {
+  "<": "\\u003c",
+  ">": "\\u003e",
+  "&": "\\u0026",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
+
+/** The scorecard as the original writes it: Go's MarshalIndent (two spaces, <>& escaped) and a newline. */
+export function scorecardJson(scorecard: Scorecard): string {
+  const text = JSON.stringify(scorecard, null, 2).replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPES[c]!);
+  return `${text}\n`;
+}

@@ -1,0 +1,94 @@
+// The text scorecard, byte for byte the original halo eval's Markdown (originals.md §6.6) for the
+// original's fields; our columns (mean turns, pass@k, pass^k, task-resampled intervals, infra
+// failures) are appended only when the scorecard carries them, and infrastructure failures get a
+// list of their own. Numbers are printed as Go's fmt does (%.1f rounds an exact tie to even).
+import { goFixed } from "../../compat/go.ts";
+import type { Scorecard, Trial, VariantScore } from "./schema.ts";
+
+const pct = (x: number) => goFixed(100 * x, 1);
+const secs = (ms: number) => goFixed(ms / 1000, 1);
+
+/** An optional column: its header, and its cell (present when `has` holds for some variant). */
+interface Extra {
+  header: string;
+  has: (v: VariantScore) => boolean;
+  cell: (v: VariantScore) => string;
+}
+
+function extras(sc: Scorecard): Extra[] {
+  const k = sc.k ?? sc.variants.find((v) => v.k !== undefined)?.k;
+  const at = k === undefined ? "k" : String(k);
+  const columns: Extra[] = [
+    { header: "Mean turns", has: (v) => v.meanTurns !== undefined, cell: (v) => goFixed(v.meanTurns!, 1) },
+    { header: `pass@${at}`, has: (v) => v.passAtK !== undefined, cell: (v) => `${pct(v.passAtK!)}%` },
+    { header: `pass^${at}`, has: (v) => v.passHatK !== undefined, cell: (v) => `${pct(v.passHatK!)}%` },
+    {
+      header: "pass@1 (task CI)",
+      has: (v) => v.pass1TaskCILo !== undefined && v.pass1TaskCIHi !== undefined,
+      cell: (v) => `${pct(v.pass1TaskCILo!)}-${pct(v.pass1TaskCIHi!)}%`,
+    },
+    {
+      header: "Cost/task (task CI)",
+      has: (v) => v.costCILo !== undefined && v.costCIHi !== undefined,
+      cell: (v) => `$${goFixed(v.costCILo!, 4)}-$${goFixed(v.costCIHi!, 4)}`,
+    },
+    {
+      header: "Wall mean (task CI)",
+      has: (v) => v.wallMeanMs !== undefined && v.wallMeanCILo !== undefined && v.wallMeanCIHi !== undefined,
+      cell: (v) => `${secs(v.wallMeanMs!)}s (${secs(v.wallMeanCILo!)}-${secs(v.wallMeanCIHi!)})`,
+    },
+    {
+      header: "Infra failures",
+      has: (v) => (v.infraFailures ?? 0) > 0,
+      cell: (v) => `${v.infraFailures ?? 0}`,
+    },
+  ];
+  return columns.filter((c) => sc.variants.some(c.has));
+}
+
+const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |\n`;
+const rule = (n: number) => `|${"---|".repeat(n)}\n`;
+
+/** The line a --local scorecard carries under its title: no isolation, testing only. */
+export const LOCAL_MARK = "**LOCAL RUN: no isolation, testing only (--local); not a result to compare**";
+
+/** The Markdown scorecard. */
+export function renderMarkdown(sc: Scorecard): string {
+  const more = extras(sc);
+  const head = ["Variant", "Trials", "pass@1 (95% CI)", "Cost/task", "Wall p50", "Wall p95", "Tool errors"];
+  let out = `# Eval scorecard: ${sc.suite}\n\n`;
+  if (sc.runner === "local") out += `${LOCAL_MARK}\n\n`;
+  out += `Control: \`${sc.control}\`\n\n`;
+  out += row([...head, "Errors", ...more.map((c) => c.header)]) + rule(head.length + 1 + more.length);
+  for (const v of sc.variants) {
+    out += row([
+      v.name,
+      `${v.trials}`,
+      `${pct(v.pass1)}% (${pct(v.pass1CILo)}-${pct(v.pass1CIHi)})`,
+      `$${goFixed(v.costPerTaskUSD, 4)}`,
+      `${secs(v.wallP50Ms)}s`,
+      `${secs(v.wallP95Ms)}s`,
+      `${v.toolErrors}`,
+      `${v.errors}`,
+      ...more.map((c) => c.cell(v)),
+    ]);
+  }
+  const comparisons = sc.comparisons ?? [];
+  if (comparisons.length > 0) {
+    out += "\n## Paired comparison vs control\n\n";
+    out += row(["Variant", "Tasks", "Delta pass rate (95% CI)", "Verdict"]) + rule(4);
+    for (const c of comparisons) {
+      const delta = goFixed(100 * c.delta, 1, true);
+      const range = `${goFixed(100 * c.ciLo, 1, true)} to ${goFixed(100 * c.ciHi, 1, true)}`;
+      out += row([c.variant, `${c.tasks}`, `${delta} pp (${range})`, c.verdict]);
+    }
+  }
+  const infra = (sc.trials ?? []).filter((t: Trial) => t.infra !== undefined);
+  if (infra.length > 0) {
+    out += "\n## Infrastructure failures (not scored)\n\n";
+    out += row(["Variant", "Task", "Repeat", "Kind", "Error"]) + rule(5);
+    for (const t of infra)
+      out += row([t.variant, t.task, `${t.repeat}`, t.infra!, (t.error ?? "").replaceAll("|", "\\|")]);
+  }
+  return out;
+}

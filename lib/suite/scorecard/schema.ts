@@ -1,0 +1,159 @@
+// The task-suite file formats: a Trial (one JSONL line per finished trial) and the Scorecard JSON.
+// Both are supersets of the original halo eval's (originals.md §6.3, §6.6): its field names kept, in
+// its order, so a scorecard it wrote parses unchanged; fields the rich original adds, and any we do
+// not know, are kept as they are (loose objects). Ours are optional and follow the original's.
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { ConfigError } from "../../core/errors.ts";
+import { firstIssue, parseJsonl } from "../../core/jsonl.ts";
+
+const count = z.number().int().min(0);
+const rate = z.number().min(0).max(1);
+
+/** Why a trial failed outside the agent: such a trial is counted and shown, never scored. */
+export const INFRA_KINDS = ["image", "start", "copy", "setup", "cleanup", "other"] as const;
+export type InfraKind = (typeof INFRA_KINDS)[number];
+
+/** Metrics a harness CLI may not report (Codex and Gemini report no cost). */
+export const METRICS = ["cost", "turns", "tokens", "toolCalls", "toolErrors"] as const;
+
+/** One finished trial: the original's fields, then ours. */
+export const Trial = z.looseObject({
+  task: z.string().min(1),
+  variant: z.string().min(1),
+  repeat: count.describe("the repeat index within task x variant"),
+  pass: z.boolean().describe("the check exited 0 and nothing failed to execute"),
+  costUSD: z.number().min(0),
+  turns: count,
+  wallMs: z.number().min(0).describe("agent wall time in milliseconds"),
+  tokens: count,
+  toolErrors: count,
+  error: z.string().optional().describe("the first failure of the trial, if any"),
+  toolCalls: count.optional(),
+  grades: z.array(z.looseObject({})).optional().describe("rich original: grader results, kept as is"),
+  graderError: z.string().optional(),
+  version: z.literal(1).optional(),
+  infra: z
+    .enum(INFRA_KINDS)
+    .optional()
+    .describe("set when the trial failed outside the agent: counted and shown, left out of every rate"),
+  log: z
+    .string()
+    .optional()
+    .describe(
+      "the trial's log (each phase's exit, stdout and stderr), relative to the trials file's directory",
+    ),
+  unreported: z
+    .array(z.enum(METRICS))
+    .optional()
+    .describe("metrics the harness CLI did not report (their values are 0, not measured)"),
+});
+export type Trial = z.infer<typeof Trial>;
+
+/** The original's verdict words. */
+export const Verdict = z.enum(["better", "worse", "no_significant_difference"]);
+
+/** One variant's row: the original's fields, the rich original's, then ours. */
+export const VariantScore = z.looseObject({
+  name: z.string().min(1),
+  trials: count.describe("every trial of the variant, infrastructure failures included"),
+  pass1: rate,
+  pass1CILo: rate,
+  pass1CIHi: rate,
+  costPerTaskUSD: z.number().min(0).describe("mean cost over (scored) trials"),
+  wallP50Ms: z.number().min(0),
+  wallP95Ms: z.number().min(0),
+  tokens: count,
+  toolErrors: count,
+  errors: count.describe("trials with a non-empty error (infrastructure failures not included)"),
+  harness: z.string().optional(),
+  version: z.string().optional().describe("rich original: the harness version, not a format version"),
+  model: z.string().optional(),
+  provider: z.string().optional(),
+  k: count.optional(),
+  passAtK: rate.optional(),
+  passHatK: rate.optional(),
+  toolCalls: count.optional(),
+  tasks: count.optional().describe("tasks with at least one scored trial"),
+  meanTurns: z.number().min(0).optional(),
+  infraFailures: count.optional(),
+  pass1TaskCILo: rate.optional().describe("pass@1 interval resampling tasks, not trials"),
+  pass1TaskCIHi: rate.optional(),
+  costCILo: z.number().min(0).optional().describe("cost per trial interval resampling tasks"),
+  costCIHi: z.number().min(0).optional(),
+  wallMeanMs: z.number().min(0).optional(),
+  wallMeanCILo: z.number().min(0).optional().describe("mean wall time interval resampling tasks"),
+  wallMeanCIHi: z.number().min(0).optional(),
+});
+export type VariantScore = z.infer<typeof VariantScore>;
+
+/** A non-control variant paired by task with the control. */
+export const Comparison = z.looseObject({
+  variant: z.string().min(1),
+  control: z.string().min(1),
+  tasks: count,
+  delta: z.number().min(-1).max(1),
+  ciLo: z.number().min(-1).max(1),
+  ciHi: z.number().min(-1).max(1),
+  verdict: Verdict,
+});
+export type Comparison = z.infer<typeof Comparison>;
+
+/** A scorecard. The original writes `null` for an empty Go slice, so comparisons and trials may be null. */
+export const Scorecard = z.looseObject({
+  suite: z.string(),
+  control: z.string().min(1),
+  variants: z.array(VariantScore).min(1),
+  comparisons: z.array(Comparison).nullable(),
+  trials: z.array(Trial).nullable(),
+  version: z.literal(1).optional(),
+  seed: z.number().int().optional(),
+  k: count.optional(),
+  runner: z
+    .enum(["docker", "local"])
+    .optional()
+    .describe("local: the trials ran on the host without isolation (--local, testing only)"),
+});
+export type Scorecard = z.infer<typeof Scorecard>;
+
+/** The JSON Schema committed as schemas/trial.schema.json. */
+export function trialJsonSchema(): unknown {
+  return z.toJSONSchema(Trial);
+}
+
+/** The JSON Schema committed as schemas/scorecard.schema.json. */
+export function scorecardJsonSchema(): unknown {
+  return z.toJSONSchema(Scorecard);
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read ${what} "${path}": ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Reads a scorecard JSON file; ConfigError naming the file and the field when it is not one. */
+export function loadScorecard(path: string): Scorecard {
+  const text = readText(path, "scorecard");
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Cannot parse scorecard "${path}": ${(error as Error).message}`);
+  }
+  const result = Scorecard.safeParse(data);
+  if (!result.success) throw new ConfigError(`Cannot load scorecard "${path}": ${firstIssue(result.error)}`);
+  return data as Scorecard; // the input itself: nothing is defaulted, and its key order is kept
+}
+
+/** Parses trials JSONL text (blank lines skipped); ConfigError naming the file, line and field. */
+export function parseTrials(text: string, path: string): Trial[] {
+  return parseJsonl<Trial>(text, path, Trial, "trials");
+}
+
+/** Reads a trials JSONL file (one finished trial a line). */
+export function loadTrials(path: string): Trial[] {
+  return parseTrials(readText(path, "trials"), path);
+}

@@ -1,0 +1,167 @@
+// The suite.yaml format of the suite lane (evals/suites/*.yaml, the original halo eval's format):
+// one strict zod schema, loadSuite() at the boundary. A suite names tasks (directories under the
+// tasks root, by default <suite dir>/../tasks) and the variants to compare (harness x version x model,
+// optionally a rendered settings file inside the suite's directory), the control and the repeats.
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { z } from "zod";
+import { ConfigError } from "../core/errors.ts";
+import { resolveInside } from "../core/fsx.ts";
+import { loadTask, type Task } from "./task.ts";
+import { failure, parseWith, readYaml, resolveWithin } from "./yaml.ts";
+
+/** The agent CLIs a variant may run. */
+export const HARNESSES = ["claude", "codex", "gemini"] as const;
+export type Harness = (typeof HARNESSES)[number];
+
+/** One arm of the comparison. */
+export const VariantFile = z
+  .object({
+    name: z.string().min(1).describe("unique within the suite"),
+    harness: z.enum(HARNESSES),
+    version: z.string().optional().describe("the harness CLI version (image eval-<harness>:<version>)"),
+    model: z.string().optional(),
+    settings: z
+      .string()
+      .optional()
+      .describe("a rendered managed-settings file, relative to the suite's directory and inside it"),
+  })
+  .strict();
+export type VariantFile = z.infer<typeof VariantFile>;
+
+/** A suite.yaml file. Existing suites carry no version; a versioned one says 1. */
+export const SuiteFile = z
+  .object({
+    version: z.literal(1).optional(),
+    name: z.string().min(1),
+    tasks: z.array(z.string().min(1)).min(1).describe("task directory names under the tasks root"),
+    control: z.string().optional().describe("the baseline variant's name (default: the first variant)"),
+    repeats: z.number().int().min(0).optional().describe("trials per task and variant (0 or absent: 1)"),
+    variants: z.array(VariantFile).min(1),
+  })
+  .strict();
+export type SuiteFile = z.infer<typeof SuiteFile>;
+
+/** A loaded variant: `settings` is the symlink-resolved absolute path, or absent. */
+export type Variant = VariantFile;
+
+/** A loaded suite with defaults applied and its tasks loaded. */
+export interface Suite {
+  name: string;
+  control: string;
+  repeats: number;
+  variants: Variant[];
+  /** The task names as written. */
+  taskNames: string[];
+  /** The loaded tasks, in the suite's order. */
+  tasks: Task[];
+  /** Absolute path of the suite file. */
+  path: string;
+  /** Absolute directory of the suite file. */
+  dir: string;
+  /** Absolute tasks root. */
+  tasksDir: string;
+}
+
+/** The JSON Schema committed as schemas/suite.schema.json. */
+export function suiteJsonSchema(): unknown {
+  return z.toJSONSchema(SuiteFile);
+}
+
+/**
+ * Loads the suite at `path` and each of its tasks (from `tasksDir`, default <suite dir>/../tasks).
+ * Throws ConfigError, one line naming the file, line:column, the suite and what was expected: invalid
+ * YAML, an unknown key, a missing name/tasks/variants, an unknown harness, an empty or duplicate
+ * variant name, a control that is no variant, negative repeats, a task name leaving the tasks root,
+ * settings outside the suite's directory (symlinks resolved), or any task that does not load.
+ */
+export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite {
+  const abs = resolve(path);
+  const dir = dirname(abs);
+  const src = readYaml(abs, STRING_KEYS);
+  const raw = src.data as Record<string, unknown> | undefined;
+  const owner = typeof raw?.name === "string" && raw.name !== "" ? `suite ${raw.name}` : "suite";
+  const file = parseWith(src, SuiteFile, owner);
+  const seen = new Set<string>();
+  const variants: Variant[] = file.variants.map((v, i) => {
+    if (seen.has(v.name))
+      throw failure(
+        src,
+        owner,
+        ["variants", i, "name"],
+        `variants[${i}].name: duplicate variant name "${v.name}"`,
+      );
+    seen.add(v.name);
+    const { settings, ...rest } = v;
+    if (settings === undefined || settings === "") return rest;
+    const inside = resolveWithin(dir, settings);
+    if (!inside.ok)
+      throw failure(
+        src,
+        owner,
+        ["variants", i, "settings"],
+        `variant ${v.name}: settings "${settings}": ${inside.why}`,
+      );
+    return { ...rest, settings: inside.path };
+  });
+  const control = file.control || variants[0]!.name;
+  if (!seen.has(control)) {
+    const names = [...seen].map((n) => JSON.stringify(n)).join(", ");
+    throw failure(src, owner, ["control"], `control "${control}" is not a variant (variants: ${names})`);
+  }
+  const tasksDir = resolve(opts.tasksDir ?? join(dir, "..", "tasks"));
+  const tasks = file.tasks.map((name, i) => {
+    const at = resolveInside(tasksDir, name);
+    if (!at.ok)
+      throw failure(
+        src,
+        owner,
+        ["tasks", i],
+        `tasks[${i}]: "${name}" is not a directory name under ${tasksDir}`,
+      );
+    if (!existsSync(join(at.path, "task.yaml")))
+      throw failure(
+        src,
+        owner,
+        ["tasks", i],
+        `tasks[${i}]: no task "${name}": ${join(at.path, "task.yaml")} does not exist`,
+      );
+    try {
+      return loadTask(at.path);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError(`${owner}: ${error.message}`, { cause: error });
+      throw error;
+    }
+  });
+  // Trials are keyed by task id (the trials file, --resume, the scorecard): a task named twice, or
+  // two directories declaring one id, would silently merge.
+  const byId = new Map<string, number>();
+  tasks.forEach((t, i) => {
+    const first = byId.get(t.id);
+    if (first !== undefined)
+      throw failure(src, owner, ["tasks", i], `tasks[${i}]: task id "${t.id}" is also tasks[${first}]'s`);
+    byId.set(t.id, i);
+  });
+  return {
+    name: file.name,
+    control,
+    repeats: file.repeats || 1,
+    variants,
+    taskNames: file.tasks,
+    tasks,
+    path: abs,
+    dir,
+    tasksDir,
+  };
+}
+
+const STRING_KEYS: ReadonlySet<string> = new Set([
+  "name",
+  "tasks",
+  "control",
+  "variants.name",
+  "variants.harness",
+  "variants.version",
+  "variants.model",
+  "variants.settings",
+]);

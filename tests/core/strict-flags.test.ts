@@ -1,0 +1,338 @@
+// Strict flags over every tool and subcommand: an unknown flag, and a misspelt subcommand where a
+// command has subcommands, exit 2 with one line naming it and the closest valid one (agent-eval
+// suite keeps halo's `error:` line and exit 1; the promotion subcommands also print their JSON
+// object). The commands are walked from the entries' citty definitions, so a new subcommand without
+// a row here fails. Rows run in-process through each entry's main(); those that read stdin or are
+// not citty (grade runlog, gh-shim replay, the proctor dispatcher) run as processes.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { run } from "../../lib/core/proc.ts";
+import { allCommands, TOOLS } from "../support/commands.ts";
+import { BIN, REPO_ROOT } from "../support/tools.ts";
+
+interface Outcome {
+  /** null only for a process killed by a signal. */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Row {
+  /** The command the row is for, as allCommands() names it. */
+  path: string;
+  argv: string[];
+  expected: Outcome;
+}
+
+const refused = (stderr: string, stdout = ""): Outcome => ({ exitCode: 2, stdout, stderr: `✗ ${stderr}\n` });
+const flag = (raw: string, hint: string, path: string) =>
+  `Cannot accept unknown flag "${raw}": ${hint} (see ${path} --help)`;
+const meant = (raw: string, near: string, path: string) => flag(raw, `did you mean ${near}?`, path);
+/** The promotion lane's refusal: its JSON object on stdout, the line on stderr. */
+const promotion = (message: string): Outcome =>
+  refused(message, `{"error": ${JSON.stringify(message)}, "exit": 2}\n`);
+
+/**
+ * An unknown flag for every command, each with the suggestion it earns (the run-eval, agent-eval
+ * suite and plan rows are issue 12's own command lines, silently accepted before strict flags).
+ */
+const UNKNOWN_FLAG: Row[] = [
+  { path: "gh-shim", argv: ["--hlep"], expected: refused(meant("--hlep", "--help", "gh-shim")) },
+  {
+    path: "gh-shim lint",
+    argv: ["lint", "c.json", "--jsn"],
+    expected: refused(meant("--jsn", "--json", "gh-shim lint")),
+  },
+  {
+    path: "grade",
+    argv: ["--case", "c", "--out", "o", "--jsn"],
+    expected: refused(meant("--jsn", "--json", "grade")),
+  },
+  {
+    path: "grade lint",
+    argv: ["lint", "c", "--jsno"],
+    expected: refused(meant("--jsno", "--json", "grade lint")),
+  },
+  {
+    path: "grade lint-issue",
+    argv: ["lint-issue", "--hepl"],
+    expected: refused(meant("--hepl", "--help", "grade lint-issue")),
+  },
+  {
+    path: "grade lint-branch",
+    argv: ["lint-branch", "fix/1-a", "--hepl"],
+    expected: refused(meant("--hepl", "--help", "grade lint-branch")),
+  },
+  {
+    path: "grade lint-commit",
+    argv: ["lint-commit", "--hepl"],
+    expected: refused(meant("--hepl", "--help", "grade lint-commit")),
+  },
+  {
+    path: "grade lint-pr",
+    argv: ["lint-pr", "body.md", "--titel", "t"],
+    expected: refused(meant("--titel", "--title", "grade lint-pr")),
+  },
+  {
+    path: "run-eval",
+    argv: ["--jbos", "2"],
+    expected: refused(meant("--jbos", "--jobs", "run-eval")),
+  },
+  { path: "agent-eval", argv: ["--hlep"], expected: refused(meant("--hlep", "--help", "agent-eval")) },
+  {
+    path: "agent-eval lock",
+    argv: ["lock", "--task-di", "t"],
+    expected: promotion(meant("--task-di", "--task-id", "agent-eval lock")),
+  },
+  {
+    path: "agent-eval run",
+    argv: ["run", "--candiate", "c"],
+    expected: promotion(meant("--candiate", "--candidate", "agent-eval run")),
+  },
+  {
+    path: "agent-eval verdict",
+    argv: ["verdict", "--scroes", "s.json"],
+    expected: promotion(meant("--scroes", "--scores", "agent-eval verdict")),
+  },
+  {
+    path: "agent-eval verify",
+    argv: ["verify", "--run-dri", "r"],
+    expected: promotion(meant("--run-dri", "--run-dir", "agent-eval verify")),
+  },
+  {
+    path: "agent-eval plan",
+    argv: ["plan", "--runz"],
+    expected: promotion(meant("--runz", "--runs", "agent-eval plan")),
+  },
+  {
+    path: "agent-eval suite",
+    argv: ["suite", "--paralel", "9", "--outptu", "json"],
+    // halo eval's vocabulary: `error: <msg>` and exit 1; the first bad flag is named.
+    expected: {
+      exitCode: 1,
+      stdout: "",
+      stderr: `error: ${meant("--paralel", "--parallel", "agent-eval suite")}\n`,
+    },
+  },
+  {
+    path: "agent-eval report",
+    argv: ["report", "run", "--otu", "r.html"],
+    expected: promotion(meant("--otu", "--out", "agent-eval report")),
+  },
+  { path: "eval-steps", argv: ["--hlep"], expected: refused(meant("--hlep", "--help", "eval-steps")) },
+  {
+    path: "eval-steps harvest",
+    argv: ["harvest", "--pairs", "p", "--redact-patern", "x"],
+    expected: refused(meant("--redact-patern", "--redact-pattern", "eval-steps harvest")),
+  },
+  {
+    path: "eval-steps run",
+    argv: ["run", "--modle", "m"],
+    expected: refused(meant("--modle", "--model", "eval-steps run")),
+  },
+  {
+    path: "eval-steps judge",
+    argv: ["judge", "--rubirc", "r.md"],
+    expected: refused(meant("--rubirc", "--rubric", "eval-steps judge")),
+  },
+  {
+    path: "eval-mcp",
+    argv: ["--allow-write"],
+    expected: refused(meant("--allow-write", "--allow-writes", "eval-mcp")),
+  },
+];
+
+/** A misspelt subcommand for every command that has subcommands. */
+const MISSPELT: Row[] = [
+  {
+    path: "gh-shim",
+    argv: ["lnit", "c.json"],
+    expected: refused('Unknown command "lnit" for gh-shim: did you mean lint?'),
+  },
+  {
+    path: "grade",
+    argv: ["lnit", "c"],
+    expected: refused('Unknown command "lnit" for grade: did you mean lint?'),
+  },
+  {
+    path: "agent-eval",
+    argv: ["sutie"],
+    expected: refused('Unknown command "sutie" for agent-eval: did you mean suite?'),
+  },
+  {
+    path: "eval-steps",
+    argv: ["harvst", "--pairs", "p"],
+    expected: refused('Unknown command "harvst" for eval-steps: did you mean harvest?'),
+  },
+];
+
+/** `grade --bogus` (issue 12's fourth command line) and other words too far to guess. */
+const NAMED: Array<Row & { name: string }> = [
+  {
+    name: "grade --bogus: nothing close, the flags are listed",
+    path: "grade",
+    argv: ["--bogus"],
+    expected: refused(flag("--bogus", "expected one of --case, --out, --max-file-bytes, --json", "grade")),
+  },
+  {
+    name: "a command without flags says so",
+    path: "agent-eval",
+    argv: ["--bogus"],
+    expected: refused(flag("--bogus", "agent-eval takes no flags", "agent-eval")),
+  },
+  {
+    name: "a one-letter flag is never guessed",
+    path: "run-eval",
+    argv: ["-x", "case"],
+    expected: refused(
+      flag(
+        "-x",
+        "expected one of --jobs, --repo, --keep, --junit, --report, --json, --timeout, --grade-timeout, --max-file-bytes, --sandbox, --pids-max, --memory-max",
+        "run-eval",
+      ),
+    ),
+  },
+  {
+    name: "a subcommand too far to guess lists them",
+    path: "eval-steps",
+    argv: ["frobnicate"],
+    expected: refused('Unknown command "frobnicate" for eval-steps: expected one of harvest, run, judge'),
+  },
+  {
+    name: "a misspelt subcommand is named before the flags meant for it",
+    path: "agent-eval",
+    argv: ["sutie", "--paralel", "9"],
+    expected: refused('Unknown command "sutie" for agent-eval: did you mean suite?'),
+  },
+  {
+    name: "a negated boolean is suggested as one",
+    path: "eval-steps harvest",
+    argv: ["harvest", "--no-dryrun"],
+    expected: refused(meant("--no-dryrun", "--no-dry-run", "eval-steps harvest")),
+  },
+];
+
+// In-process rows write through the process's own streams: capture them, and restore exitCode.
+let captured = { stdout: "", stderr: "" };
+const write = { out: process.stdout.write, err: process.stderr.write };
+beforeEach(() => {
+  captured = { stdout: "", stderr: "" };
+  const into = (key: "stdout" | "stderr") =>
+    ((chunk: string | Uint8Array) => {
+      captured[key] += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+      return true;
+    }) as typeof process.stdout.write;
+  process.stdout.write = into("stdout");
+  process.stderr.write = into("stderr");
+});
+afterEach(() => {
+  process.stdout.write = write.out;
+  process.stderr.write = write.err;
+  process.exitCode = 0;
+});
+
+async function inProcess(row: Row): Promise<Outcome> {
+  const tool = row.path.split(" ")[0] as string;
+  const load = TOOLS[tool];
+  if (!load) throw new Error(`No entry for ${tool}`);
+  const exitCode = await (await load()).main(row.argv);
+  return { exitCode, stdout: captured.stdout, stderr: captured.stderr };
+}
+
+describe("an unknown flag is refused with the closest valid one", () => {
+  for (const row of UNKNOWN_FLAG)
+    test(`${row.path}: ${row.argv.join(" ")}`, async () => {
+      expect(await inProcess(row)).toEqual(row.expected);
+    });
+});
+
+describe("a misspelt subcommand is refused with the closest valid one", () => {
+  for (const row of MISSPELT)
+    test(`${row.path}: ${row.argv.join(" ")}`, async () => {
+      expect(await inProcess(row)).toEqual(row.expected);
+    });
+});
+
+describe("words too far to guess, and which mistake is named first", () => {
+  for (const row of NAMED)
+    test(row.name, async () => {
+      expect(await inProcess(row)).toEqual(row.expected);
+    });
+});
+
+test("every command has an unknown-flag row, every command with subcommands a misspelt one", async () => {
+  const commands = await allCommands();
+  // grade runlog and gh-shim replay declare nothing: their words are another program's (below).
+  const passThrough = ["gh-shim replay", "grade runlog"];
+  expect({
+    flags: UNKNOWN_FLAG.map((r) => r.path).sort(),
+    subcommands: MISSPELT.map((r) => r.path).sort(),
+  }).toEqual({
+    flags: commands
+      .map((c) => c.path)
+      .filter((p) => !passThrough.includes(p))
+      .sort(),
+    subcommands: commands
+      .filter((c) => c.subCommands.length > 0)
+      .map((c) => c.path)
+      .sort(),
+  });
+  expect(
+    commands.filter((c) => c.command.args === undefined && c.subCommands.length === 0).map((c) => c.path),
+  ).toEqual(passThrough);
+});
+
+/** `script` (scripts/<script>) run as a process with `argv`, and `input` on its stdin. */
+async function cli([script, ...argv]: string[], input?: string): Promise<Outcome> {
+  const r = await run([BIN.bun, join(REPO_ROOT, "scripts", script as string), ...argv], {
+    env: { PATH: process.env.PATH ?? "", CI: "1" },
+    ...(input === undefined ? {} : { input }),
+  });
+  return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+}
+
+const TOOL_NAMES = "gh, gh-shim, grade, run-eval, agent-eval, eval-steps, eval-mcp";
+
+describe("commands whose words are another program's, and the dispatcher", () => {
+  test.each<{ name: string; argv: string[]; input?: string; expected: Outcome }>([
+    {
+      // gi-runlog's argparse refuses it (exit 2, its own line); argparse suggests nothing.
+      name: "grade runlog --ecoh: the gi-runlog port refuses it as gi-runlog did",
+      argv: ["grade.ts", "runlog", "--ecoh"],
+      input: "{}",
+      expected: refused("gi-runlog: unrecognized arguments: --ecoh"),
+    },
+    {
+      // gh's arguments are not ours to parse: the shim answers as gh (no cassette set: exit 2).
+      name: "gh-shim replay --bogus: gh answers",
+      argv: ["gh-shim.ts", "replay", "--bogus"],
+      expected: refused("EVAL_CASSETTES is not set — cannot replay"),
+    },
+    {
+      name: "proctor grde: the closest tool",
+      argv: ["proctor.ts", "grde"],
+      expected: refused('Unknown tool "grde": did you mean grade?'),
+    },
+    {
+      name: "proctor --verison: the closest of its own flags",
+      argv: ["proctor.ts", "--verison"],
+      expected: refused(meant("--verison", "--version", "proctor")),
+    },
+    {
+      name: "proctor frobnicate: the tools listed",
+      argv: ["proctor.ts", "frobnicate"],
+      expected: refused(`Unknown tool "frobnicate": expected one of ${TOOL_NAMES}`),
+    },
+    {
+      name: "proctor <tool> hands the tool its words",
+      argv: ["proctor.ts", "agent-eval", "sutie"],
+      expected: refused('Unknown command "sutie" for agent-eval: did you mean suite?'),
+    },
+  ])("$name", async ({ argv, input, expected }) => {
+    expect(await cli(argv, input)).toEqual(expected);
+  });
+
+  test("every tool the dispatcher knows is walked here (gh is gh itself)", () => {
+    expect(TOOL_NAMES.split(", ").filter((t) => t !== "gh")).toEqual(Object.keys(TOOLS));
+  });
+});

@@ -1,0 +1,171 @@
+// The suite report in a real browser: every section renders, every number shown is the scorecard's
+// (its exact value in data-value, its text the scorecard's rounding), every trial is a dot linking
+// to its log, and the page fetches nothing and logs no error, in light, dark and print.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { goFixed } from "../../lib/compat/go.ts";
+import { renderSuiteReportHtml } from "../../lib/suite/report.ts";
+import type { Scorecard, Trial } from "../../lib/suite/scorecard/index.ts";
+import {
+  ARTIFACTS,
+  bodyBackground,
+  renderedSections,
+  shownMetrics,
+  useReportBrowser,
+} from "../support/browser.ts";
+import { generateSuite } from "../support/report-gen.ts";
+
+const pct = (x: number) => `${goFixed(100 * x, 1)}%`;
+const usd = (x: number) => `$${goFixed(x, 4)}`;
+const secs = (ms: number) => `${goFixed(ms / 1000, 1)}s`;
+const int = (n: number) => n.toLocaleString("en-US");
+
+/** What the report must show for each variant, and how it prints it. */
+const VARIANT_FIELDS = {
+  pass1: pct,
+  pass1CILo: pct,
+  pass1CIHi: pct,
+  costPerTaskUSD: usd,
+  costCILo: usd,
+  costCIHi: usd,
+  wallP50Ms: secs,
+  wallP95Ms: secs,
+  trials: int,
+  tasks: int,
+  passAtK: pct,
+  passHatK: pct,
+  meanTurns: (x: number) => x.toFixed(1),
+  tokens: int,
+  toolErrors: int,
+  errors: int,
+  infraFailures: int,
+  wallMeanMs: secs,
+} as const;
+
+function expectedMetrics(sc: Scorecard, trials: readonly Trial[]) {
+  const out: { metric: string; variant?: string; task?: string; value: number; text: string }[] = [];
+  const infra = trials.filter((t) => t.infra !== undefined).length;
+  out.push({ metric: "variants", value: sc.variants.length, text: String(sc.variants.length) });
+  out.push({ metric: "trialsTotal", value: trials.length, text: int(trials.length) });
+  if (infra > 0) out.push({ metric: "infraTotal", value: infra, text: String(infra) });
+  if (sc.seed !== undefined) out.push({ metric: "seed", value: sc.seed, text: String(sc.seed) });
+  for (const v of sc.variants)
+    for (const [metric, fmt] of Object.entries(VARIANT_FIELDS)) {
+      const value = v[metric];
+      if (typeof value === "number") out.push({ metric, variant: v.name, value, text: fmt(value) });
+    }
+  for (const c of sc.comparisons ?? []) {
+    out.push({
+      metric: "delta",
+      variant: c.variant,
+      value: c.delta,
+      text: `${goFixed(100 * c.delta, 1, true)} pp`,
+    });
+    out.push({ metric: "ciLo", variant: c.variant, value: c.ciLo, text: goFixed(100 * c.ciLo, 1, true) });
+    out.push({ metric: "ciHi", variant: c.variant, value: c.ciHi, text: goFixed(100 * c.ciHi, 1, true) });
+  }
+  const cells = new Map<string, Trial[]>();
+  for (const t of trials)
+    cells.set(`${t.task}\u0000${t.variant}`, [...(cells.get(`${t.task}\u0000${t.variant}`) ?? []), t]);
+  for (const [key, list] of cells) {
+    const [task, variant] = key.split("\u0000") as [string, string];
+    const scored = list.filter((t) => t.infra === undefined);
+    const passes = scored.filter((t) => t.pass).length;
+    out.push({ metric: "taskPasses", variant, task, value: passes, text: `${passes}/${scored.length}` });
+  }
+  const order = (m: { metric: string; variant?: string; task?: string }) =>
+    `${m.metric}|${m.variant}|${m.task ?? ""}`;
+  return out.sort((a, b) => (order(a) < order(b) ? -1 : 1));
+}
+
+const browser = useReportBrowser();
+
+describe("suite report in Chromium", () => {
+  const cases = [
+    {
+      name: "three variants, infra failures",
+      tasks: 12,
+      variants: ["control", "skills-v2", "opus"],
+      repeats: 3,
+      seed: 7,
+    },
+    { name: "control only", tasks: 4, variants: ["control"], repeats: 2, seed: 9 },
+  ];
+  for (const c of cases)
+    test(c.name, async () => {
+      const { scorecard, trials } = generateSuite(c);
+      const opened = await browser.open(renderSuiteReportHtml(scorecard, trials));
+      const { page } = opened;
+      expect(await renderedSections(page)).toEqual(
+        ["forest", "matrix", "details", "infra"].map((id) => ({ id, visible: true })),
+      );
+      const shown = (await shownMetrics(page)).map(({ row: _row, ...m }) => m);
+      const order = (m: { metric: string; variant?: string; task?: string }) =>
+        `${m.metric}|${m.variant}|${m.task ?? ""}`;
+      expect(shown.sort((a, b) => (order(a) < order(b) ? -1 : 1))).toEqual(
+        expectedMetrics(scorecard, trials),
+      );
+      const dots = await page.$$eval("[data-trial]", (els) =>
+        els.map((el) => ({ trial: el.getAttribute("data-trial"), href: el.getAttribute("href") })),
+      );
+      expect(dots.sort((a, b) => ((a.trial ?? "") < (b.trial ?? "") ? -1 : 1))).toEqual(
+        trials
+          .map((t) => ({ trial: `${t.task}/${t.variant}/${t.repeat}`, href: t.log as string }))
+          .sort((a, b) => (a.trial < b.trial ? -1 : 1)),
+      );
+      expect(await page.title()).toBe("Eval scorecard: nightly <core>");
+      expect(await page.$$eval("script", (els) => els.length)).toBe(0);
+      expect({ foreign: opened.foreign, errors: opened.errors }).toEqual({ foreign: [], errors: [] });
+      if (c.variants.length > 1)
+        await page.screenshot({ path: join(ARTIFACTS, "suite-light.png"), fullPage: true });
+      await page.close();
+    });
+
+  test("dark and print render every section with no request and no error", async () => {
+    const { scorecard, trials } = generateSuite(cases[0]!);
+    const doc = renderSuiteReportHtml(scorecard, trials);
+    for (const mode of [{ colorScheme: "dark" as const }, { media: "print" as const }]) {
+      const opened = await browser.open(doc, mode);
+      const bg = await bodyBackground(opened.page);
+      expect({
+        sections: (await renderedSections(opened.page)).every((s) => s.visible),
+        bg,
+        foreign: opened.foreign,
+        errors: opened.errors,
+      }).toEqual({
+        sections: true,
+        bg: mode.colorScheme === "dark" ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)",
+        foreign: [],
+        errors: [],
+      });
+      if (mode.colorScheme) await opened.page.screenshot({ path: join(ARTIFACTS, "suite-dark.png") });
+      await opened.page.close();
+    }
+  });
+});
+
+describe("suite report input", () => {
+  test("a trial of a variant the scorecard does not have is refused", () => {
+    const { scorecard, trials } = generateSuite({ tasks: 2, variants: ["a", "b"], repeats: 1 });
+    const stray = { ...trials[0]!, variant: "ghost" };
+    expect(() => renderSuiteReportHtml(scorecard, [...trials, stray])).toThrow(
+      'Cannot render report: trial for unknown variant "ghost"',
+    );
+  });
+
+  test("a --local scorecard says it had no isolation, above everything", () => {
+    const { scorecard, trials } = generateSuite({ tasks: 1, variants: ["a"], repeats: 1 });
+    const local = renderSuiteReportHtml({ ...scorecard, runner: "local" }, trials);
+    const docker = renderSuiteReportHtml({ ...scorecard, runner: "docker" }, trials);
+    expect({ local: local.includes('data-local="true"'), docker: docker.includes("data-local") }).toEqual({
+      local: true,
+      docker: false,
+    });
+  });
+
+  test("a log link that is not a path or a file/http URL is dropped", () => {
+    const { scorecard, trials } = generateSuite({ tasks: 1, variants: ["a"], repeats: 1 });
+    const doc = renderSuiteReportHtml(scorecard, trials, { logHref: () => "javascript:alert(1)" });
+    expect(doc.includes("javascript:")).toBe(false);
+  });
+});
