@@ -78,6 +78,16 @@ const UNKNOWN_FLAG: Row[] = [
     argv: ["--jbos", "2"],
     expected: refused(meant("--jbos", "--jobs", "run-eval")),
   },
+  {
+    path: "run-eval new",
+    argv: ["new", "a/b", "--rot", "x"],
+    expected: refused(meant("--rot", "--root", "run-eval new")),
+  },
+  {
+    path: "gh-shim record",
+    argv: ["record", "--updte", "--", "true"],
+    expected: refused(meant("--updte", "--update", "gh-shim record")),
+  },
   { path: "agent-eval", argv: ["--hlep"], expected: refused(meant("--hlep", "--help", "agent-eval")) },
   {
     path: "agent-eval lock",
@@ -144,6 +154,12 @@ const UNKNOWN_FLAG: Row[] = [
 
 /** A misspelt subcommand for every command that has subcommands. */
 const MISSPELT: Row[] = [
+  {
+    // run-eval's words are case directories; only a first word `new` is its subcommand.
+    path: "run-eval",
+    argv: ["nwe"],
+    expected: refused('Cannot find case directory "nwe"'),
+  },
   {
     path: "gh-shim",
     argv: ["lnit", "c.json"],
