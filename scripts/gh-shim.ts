@@ -1,13 +1,13 @@
 #!/usr/bin/env bun
 // gh-shim: the PATH-fronted gh that replays cassettes. `ghMain` is gh itself (the multi-call binary
-// calls it when linked as `gh`); `main` is the gh-shim tool: `lint CASSETTE [--json]` and
-// `replay -- <gh args>`. Bodies: lib/gh/cmd.ts (the gh path loads no consola and no zod).
+// calls it when linked as `gh`); `main` is the gh-shim tool: `lint CASSETTE [--json]`,
+// `record [flags] -- COMMAND...` and `replay -- <gh args>`. Bodies: lib/gh/cmd.ts (the gh path loads no consola and no zod).
 import { fileURLToPath } from "node:url";
 import { defineCommand } from "citty";
 import { runTool } from "../lib/core/cli.ts";
 import { isMain } from "../lib/core/runtime.ts";
 import { VERSION } from "../lib/core/version.ts";
-import { ghCommand, LINT_ARGS, lintCmd } from "../lib/gh/cmd.ts";
+import { ghCommand, LINT_ARGS, lintCmd, RECORD_ARGS, recordCmd } from "../lib/gh/cmd.ts";
 
 /** gh itself: runs one invocation, writes its output, returns its exit code. */
 export const ghMain = (rawArgs: string[]) => ghCommand(rawArgs, fileURLToPath(import.meta.url));
@@ -18,6 +18,15 @@ const lint = defineCommand({
   run: ({ args }) => lintCmd(args),
 });
 
+const record = defineCommand({
+  meta: {
+    name: "record",
+    description: "Run the command after -- with the real gh behind the shim and write a cassette",
+  },
+  args: RECORD_ARGS,
+  run: ({ args }) => recordCmd(args),
+});
+
 const replay = defineCommand({
   meta: { name: "replay", description: "Behave as gh for the arguments after --" },
   run: () => 2, // never reached: main() hands replay to ghMain before citty
@@ -25,10 +34,10 @@ const replay = defineCommand({
 
 export const command = defineCommand({
   meta: { name: "gh-shim", version: VERSION, description: "gh record/replay shim (linked as gh it is gh)" },
-  subCommands: { lint, replay },
+  subCommands: { lint, record, replay },
 });
 
-/** The gh-shim tool: `lint CASSETTE [--json]`, `replay -- <gh args>`. */
+/** The gh-shim tool: `lint CASSETTE [--json]`, `record [flags] -- COMMAND...`, `replay -- <gh args>`. */
 export async function main(rawArgs: string[]): Promise<number> {
   const [first, ...rest] = rawArgs;
   // gh arguments are not ours to parse (not even --help): replay goes straight to gh.

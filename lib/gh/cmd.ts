@@ -49,3 +49,40 @@ export async function lintCmd(args: ParsedArgs<typeof LINT_ARGS>): Promise<numbe
   process.stdout.write(r.output);
   return r.exitCode;
 }
+
+/** The flags of `gh-shim record`; the command to run follows `--`. */
+export const RECORD_ARGS = {
+  cassette: { type: "string", description: "the cassette to write (default: ./cassettes.json)" },
+  gh: { type: "string", description: "the real gh to record (default: the first gh on PATH)" },
+  update: { type: "boolean", description: "re-record calls the cassette already holds" },
+  "allow-failing": { type: "boolean", description: "record calls that exit non-zero too" },
+} as const satisfies ArgsDef;
+
+/**
+ * `gh-shim record [flags] -- COMMAND...`: exit 0 written (or nothing new), 1 a call refused (the
+ * cassette is unchanged), 2 refused (CI, no real gh, bad cassette, no command).
+ */
+export async function recordCmd(args: ParsedArgs<typeof RECORD_ARGS>): Promise<number> {
+  const [{ recordCassette }, { createLogger }] = await Promise.all([
+    import("./shim/recording.ts"),
+    import("../core/log.ts"),
+  ]);
+  const log = createLogger("gh-shim");
+  const cassette = args.cassette ?? "cassettes.json";
+  const r = await recordCassette({
+    command: (args._ as string[]) ?? [],
+    cassette,
+    ...(args.gh === undefined ? {} : { gh: args.gh }),
+    update: args.update === true,
+    allowFailing: args["allow-failing"] === true,
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  if (r.commandExit !== 0) log.warn(`⚠ the command exited ${r.commandExit}`);
+  for (const line of r.refusals) log.error(`✗ ${line}`);
+  const counts = `${r.added} new, ${r.updated} re-recorded, ${r.unchanged} unchanged`;
+  if (r.refusals.length > 0)
+    log.error(`✗ ${cassette} is unchanged (${counts}; ${r.refusals.length} refused)`);
+  else log.info(`${r.written ? "✓ wrote" : "nothing new for"} ${cassette} (${counts})`);
+  return r.refusals.length > 0 ? 1 : 0;
+}
