@@ -6,8 +6,8 @@
 //              file modes, mtimes and empty directories are not part of it; a symlink or any
 //              other non-regular entry anywhere is refused (ConfigError, exit 3).
 //   rubric:    sha256 of rubrics/<id>.json's bytes.
-import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { pyJsonDumps } from "../compat/py/json.ts";
 import { codepointCompare } from "../compat/py/text.ts";
 import { ConfigError } from "../core/errors.ts";
@@ -69,8 +69,8 @@ export interface LockResult {
 
 /**
  * Validates the task and rubric in `store`, then records their digests under `tasks.<id>` in the
- * lock file at `lockPath` (created as `{"tasks": {}, "version": 1}` when missing; other tasks kept),
- * written atomically with stable bytes. Throws ConfigError on an invalid task, rubric or lock.
+ * lock file at `lockPath` (created as `{"tasks": {}, "version": 1}` when missing, its folder too, as
+ * the original does; other tasks kept), written atomically with stable bytes. Throws ConfigError on an invalid task, rubric or lock.
  */
 export function lockTask(store: string, id: string, lockPath: string): LockResult {
   const task = loadPromotionTask(store, id);
@@ -79,6 +79,7 @@ export function lockTask(store: string, id: string, lockPath: string): LockResul
   const path = resolve(lockPath);
   const lock: Lock = existsSync(path) ? loadLock(path) : { tasks: {}, version: 1 };
   lock.tasks[id] = entry;
+  mkdirSync(dirname(path), { recursive: true });
   writeFileAtomic(path, lockText(lock));
   return {
     locked: true,

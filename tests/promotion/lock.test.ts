@@ -23,6 +23,7 @@ import {
   taskDigest,
 } from "../../lib/promotion/lock.ts";
 import { tempDir } from "../support/tmp.ts";
+import { agentEval, makeLane } from "./_lane.ts";
 
 const FIX = join(import.meta.dirname, "..", "fixtures", "promotion");
 // Computed for the fixture by a Python transcription of the original (os.walk, sorted
@@ -131,6 +132,22 @@ describe("lockTask", () => {
     });
     expect(readFileSync(lockPath, "utf8")).toEqual(
       `{\n  "tasks": {\n    "demo": {\n      "rubric_sha256": "${DEMO_RUBRIC_SHA}",\n      "task_sha256": "${DEMO_TASK_SHA}"\n    }\n  },\n  "version": 1\n}\n`,
+    );
+  });
+
+  test("`agent-eval lock` creates the lock file's folder when missing, as the original", async () => {
+    using tmp = tempDir("promotion");
+    const lane = makeLane(tmp.path);
+    const lockPath = join(tmp.path, "fresh", "evals", "lock.json");
+    const r = await agentEval(["lock", "--task-id", "demo", "--lock", lockPath], lane.repo);
+    const { task_sha256, rubric_sha256 } = r.out as Record<string, string>;
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 0,
+      stdout: `{"lock": "${lockPath}", "locked": true, "rubric_sha256": "${rubric_sha256}", "task_id": "demo", "task_sha256": "${task_sha256}"}\n`,
+      stderr: `✓ locked demo: commit ${lockPath}\n`,
+    });
+    expect(readFileSync(lockPath, "utf8")).toEqual(
+      `{\n  "tasks": {\n    "demo": {\n      "rubric_sha256": "${rubric_sha256}",\n      "task_sha256": "${task_sha256}"\n    }\n  },\n  "version": 1\n}\n`,
     );
   });
 
