@@ -123,7 +123,8 @@ export const AgentConfig = z
             if (why !== null) ctx.addIssue({ code: "custom", message: `a name that is not ${why}` });
           }),
       )
-      .describe("variables copied from the caller's environment"),
+      .default([])
+      .describe("variables copied from the caller's environment (absent: none, as the original)"),
     notes: z.string().optional(),
   })
   .strict();

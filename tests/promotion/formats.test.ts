@@ -71,6 +71,13 @@ describe("the fixtures load", () => {
   test("agent config", () => {
     expect(loadAgentConfig(join(FIX, "agent.json"))).toEqual(AGENT);
   });
+  test("an agent config without pass_env passes nothing, as the original", () => {
+    using tmp = tempDir("promotion");
+    const { pass_env: _p, ...bare } = AGENT;
+    const path = join(tmp.path, "agent.json");
+    writeFileSync(path, JSON.stringify(bare));
+    expect(loadAgentConfig(path)).toEqual({ ...bare, pass_env: [] });
+  });
   test("lock", () => {
     using tmp = tempDir("promotion");
     const path = join(tmp.path, "lock.json");
@@ -258,7 +265,7 @@ describe("rubric refusals", () => {
       name: "check with unknown tool",
       data: { ...RUBRIC, checks: [{ tool: "nope", label: "x" }] },
       message:
-        'Cannot load rubric "P": expected one of idd-lint, gi-runlog-echo, file-exists, red-green, shell, gh-calls at checks[0].tool, got "nope"',
+        'Cannot load rubric "P": expected one of idd-lint, gi-runlog-echo, file-exists, red-green, shell, gh-calls, file-contains, file-not-contains, file-equals, json-path, command at checks[0].tool, got "nope"',
     },
     {
       name: "check without label",
@@ -318,9 +325,9 @@ describe("agent config refusals (7.3 T3 and the rest of 5.2)", () => {
         'Cannot load agent config "P": expected an environment variable name at pass_env[0], got "1BAD"',
     },
     {
-      name: "pass_env missing",
-      data: { ...AGENT, pass_env: undefined },
-      message: 'Cannot load agent config "P": expected a list at pass_env, got nothing',
+      name: "pass_env null",
+      data: { ...AGENT, pass_env: null },
+      message: 'Cannot load agent config "P": expected a list at pass_env, got null',
     },
     {
       name: "missing model",
