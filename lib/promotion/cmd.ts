@@ -13,7 +13,7 @@ import { checkReportPath, writeReport } from "../report/index.ts";
 import { lockTask } from "./lock.ts";
 import { ReportedError, resolveWhere } from "./options.ts";
 import { promotionPlan, renderPlan } from "./plan.ts";
-import { stdoutJson } from "./records.ts";
+import { resultJson, stdoutJson, verdictJson } from "./records.ts";
 import { loadPromotionRun, renderPromotionReportHtml } from "./report.ts";
 import { promotionRun } from "./run.ts";
 import { promotionVerdict, promotionVerify } from "./verdict.ts";
@@ -109,8 +109,12 @@ type Args<K extends keyof typeof ARGS> = ParsedArgs<(typeof ARGS)[K]>;
 const log = () => createLogger("agent-eval");
 
 /** Prints the result as the one JSON line and `line(result)` for people; exit 0. */
-function emit<T extends object>(result: T, line: (r: T) => string): number {
-  process.stdout.write(`${stdoutJson(result)}\n`);
+function emit<T extends object>(
+  result: T,
+  line: (r: T) => string,
+  json: (r: T) => unknown = (r) => r,
+): number {
+  process.stdout.write(`${resultJson(json(result))}\n`);
   log().log(line(result));
   return 0;
 }
@@ -162,7 +166,7 @@ export async function verdictCmd(args: Args<"verdict">): Promise<number> {
     scores: need(args.scores, "--scores"),
     legacy: args.legacy === true,
   });
-  return emit(r, (x) => `● verdict: ${x.result}`);
+  return emit(r, (x) => `● verdict: ${x.result}`, verdictJson);
 }
 
 /** `agent-eval verify`. */

@@ -5,6 +5,7 @@
 // shape with one ConfigError line (exit 3), never a stack.
 import { z } from "zod";
 import { pyJsonDumps } from "../compat/py/json.ts";
+import { PyFloat } from "../compat/py/value.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
 import { parseFile } from "./_load.ts";
 
@@ -55,7 +56,7 @@ export const SealedManifest = z
   .strict();
 export type SealedManifest = z.infer<typeof SealedManifest>;
 
-const Artifact = z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().min(0) });
+export const Artifact = z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int().min(0) });
 export type Artifact = z.infer<typeof Artifact>;
 
 const ArmRate = z.object({ passed: z.number().int(), n: z.number().int(), pass_rate: z.number() });
@@ -87,7 +88,8 @@ export const Provenance = z.looseObject({
   }),
   leakcheck: z.looseObject({ post_leaks: z.number().int().min(0) }),
   key_sha256: z.string(),
-  artifacts: z.array(Artifact),
+  // Entries are checked one by one: verify answers `verified: false` for a bad one (exit 0), as the original.
+  artifacts: z.array(z.unknown()),
   verdict: VerdictRecord.nullable(),
 });
 export type Provenance = z.infer<typeof Provenance>;
@@ -116,9 +118,66 @@ export function sortedJson(value: unknown): string {
   return pyJsonDumps(value, { sortKeys: true, indent: 2 });
 }
 
-/** The one-line stdout form: `json.dumps(result, sort_keys=True)`. */
+/** The one-line stdout form of a failure: `json.dumps(result, sort_keys=True)`. */
 export function stdoutJson(value: unknown): string {
   return pyJsonDumps(value, { sortKeys: true });
+}
+
+/** The one-line stdout form of a result: `json.dumps(result, sort_keys=True, ensure_ascii=False)`. */
+export function resultJson(value: unknown): string {
+  return pyJsonDumps(value, { sortKeys: true, ensureAscii: false });
+}
+
+/** Python's float for a number (json.dumps writes `1.0`, `0.0`, `0.5`). */
+const float = (x: number): PyFloat => new PyFloat(x);
+
+/**
+ * sealed/key.json's content as the original writes it: `duration_s` is `round(seconds, 3)`, a Python
+ * float, so a whole second is `2.0`.
+ */
+export function keyJson(key: Record<string, KeyRecord>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(key).map(([bid, r]) => [bid, { ...r, duration_s: float(r.duration_s) }]),
+  );
+}
+
+/** An interval's numbers as floats (ours, beside the original's fields, written the same way). */
+function floatInterval(i: { estimate: number; lo: number; hi: number } | null): unknown {
+  return i === null ? null : { ...i, estimate: float(i.estimate), lo: float(i.lo), hi: float(i.hi) };
+}
+
+/**
+ * A verdict as the original writes it (stdout and provenance): pass rates, pass_threshold and
+ * min_pass_rate are Python floats (`"pass_rate": 1.0`, `"pass_threshold": 1.0`), passed and n ints.
+ * Our `stats` rates are written as floats too.
+ */
+export function verdictJson<
+  V extends VerdictRecord & {
+    stats?: {
+      baseline: { estimate: number; lo: number; hi: number } | null;
+      candidate: { estimate: number; lo: number; hi: number } | null;
+      difference: { estimate: number; lo: number; hi: number } | null;
+      power: { p1: number; p2: number };
+    };
+  },
+>(v: V): Record<string, unknown> {
+  const rate = (r: VerdictRecord["baseline"]) => ({ ...r, pass_rate: float(r.pass_rate) });
+  const out: Record<string, unknown> = {
+    ...v,
+    baseline: rate(v.baseline),
+    candidate: rate(v.candidate),
+    pass_threshold: float(v.pass_threshold),
+    min_pass_rate: float(v.min_pass_rate),
+  };
+  if (v.stats)
+    out.stats = {
+      ...v.stats,
+      baseline: floatInterval(v.stats.baseline),
+      candidate: floatInterval(v.stats.candidate),
+      difference: floatInterval(v.stats.difference),
+      power: { ...v.stats.power, p1: float(v.stats.power.p1), p2: float(v.stats.power.p2) },
+    };
+  return out;
 }
 
 export function writeSorted(path: string, value: unknown): void {

@@ -44,7 +44,7 @@ import { sealRun } from "./manifest.ts";
 import { refuseIfNeeded, resolveWhere } from "./options.ts";
 import { preRunChecks } from "./prerun.ts";
 import { buildProvenance, collectArtifacts, isolationEvidence } from "./provenance.ts";
-import { ARMS, type KeyRecord, writeSorted } from "./records.ts";
+import { ARMS, type KeyRecord, keyJson, writeSorted } from "./records.ts";
 import { freshRoot } from "./stage.ts";
 
 export interface RunOptions {
@@ -191,8 +191,8 @@ export async function promotionRun(opts: RunOptions): Promise<RunResult> {
   if ((await statusLines(repo)).length > 0) throw new UpstreamError("the tree became dirty during the run");
 
   const sortedBids = [...bids].sort(codepointCompare);
-  const keySorted = Object.fromEntries(sortedBids.map((b) => [b, key[b]]));
-  writeSorted(join(runDir, "sealed", "key.json"), keySorted);
+  const keySorted = Object.fromEntries(sortedBids.map((b) => [b, key[b]!]));
+  writeSorted(join(runDir, "sealed", "key.json"), keyJson(keySorted));
   const nonce = randomBytes(16).toString("hex");
   writeSorted(join(runDir, "sealed", "order.json"), { seed, order: order.map((o) => o.bid), nonce });
 

@@ -9,6 +9,8 @@
 // verifies, and re-seals it.
 import { closeSync, existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { pyRepr } from "../compat/py/repr.ts";
+import { isPyDict } from "../compat/py/value.ts";
 import { ConfinedPathError, openConfined } from "../core/confined.ts";
 import { ConfigError } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
@@ -18,7 +20,7 @@ import { loadRubric } from "./formats.ts";
 import { checkSeal, hashConfined, sealRun } from "./manifest.ts";
 import { resolveWhere } from "./options.ts";
 import {
-  type Artifact,
+  Artifact,
   loadProvenance,
   loadScores,
   loadSealedKey,
@@ -27,6 +29,7 @@ import {
   type SealedKey,
   sortedJson,
   type VerdictRecord,
+  verdictJson,
 } from "./records.ts";
 
 export type VerdictResult = VerdictRecord["result"];
@@ -123,6 +126,7 @@ export async function promotionVerdict(opts: {
   const runDir = resolve(opts.runDir);
   const { path: provPath, prov } = readProvenance(runDir);
   if (prov.verdict !== null) throw new ConfigError("verdict already recorded for this run — it is final");
+  const listed = listedArtifacts(provPath, prov); // before anything is written
   // Decide only on what the seal vouches for (per_arm, min_runs, leaks, the key); an unsealed run
   // (written before manifests, or stripped of its manifest) only with `legacy`, and it stays unsealed.
   const seal = checkSeal(runDir);
@@ -176,12 +180,23 @@ export async function promotionVerdict(opts: {
     decided_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     stats: verdictStats(b, c, rubric.min_pass_rate),
   };
-  const artifacts = prov.artifacts.filter((a) => a.path !== "scores.json");
+  const artifacts = listed.filter((a) => a.path !== "scores.json");
   artifacts.push({ path: "scores.json", sha256: verdict.scores_sha256, bytes: bytes.length });
   artifacts.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  writeFileAtomic(provPath, sortedJson({ ...prov, artifacts, verdict }));
+  writeFileAtomic(provPath, sortedJson({ ...prov, artifacts, verdict: verdictJson(verdict) }));
   if (seal.ok) sealRun(runDir);
   return verdict;
+}
+
+/** Provenance's artifacts, each `{path, sha256, bytes}`; another entry is exit 3 (the original: "malformed record"). */
+function listedArtifacts(provPath: string, prov: Provenance): Artifact[] {
+  return prov.artifacts.map((a, i) => {
+    const r = Artifact.safeParse(a);
+    if (r.success) return r.data;
+    throw new ConfigError(
+      `Cannot load provenance "${provPath}": expected {path, sha256, bytes} at artifacts[${i}], got ${JSON.stringify(a) ?? "nothing"}`,
+    );
+  });
 }
 
 function runPassed(key: SealedKey, bid: string, scores: Record<string, boolean>, threshold: number): boolean {
@@ -226,7 +241,7 @@ export function promotionVerify(runDirArg: string, opts: { legacy?: boolean } = 
   if (prov.artifacts.length === 0) return fail("provenance lists no artifacts");
   for (const a of prov.artifacts) {
     const why = checkArtifact(runDir, a);
-    if (why) return fail(why, a.path);
+    if (why) return fail(why, isPyDict(a) && typeof a.path === "string" ? a.path : undefined);
   }
   const keyPath = join(runDir, "sealed", "key.json");
   if (!isRegular(keyPath) || sha256FileSync(keyPath) !== prov.key_sha256)
@@ -260,15 +275,18 @@ function isRegular(path: string): boolean {
   }
 }
 
-function checkArtifact(runDir: string, a: Artifact): string | null {
-  if (isAbsolute(a.path) || a.path.split(/[\\/]/).includes("..") || a.path === "")
-    return `unsafe artifact path ${JSON.stringify(a.path)}`;
+/** The original's checks of one listed entry; an entry that is not an object has no path (`None`). */
+function checkArtifact(runDir: string, a: unknown): string | null {
+  const path = isPyDict(a) ? a.path : null;
+  if (typeof path !== "string" || isAbsolute(path) || path.split(/[\\/]/).includes("..") || path === "")
+    return `unsafe artifact path ${pyRepr(path ?? null)}`;
   let got: { sha256: string; bytes: number };
   try {
-    got = hashConfined(runDir, a.path); // no link followed at any component
+    got = hashConfined(runDir, path); // no link followed at any component
   } catch {
-    return `missing artifact ${a.path}`;
+    return `missing artifact ${path}`;
   }
-  if (got.bytes !== a.bytes || got.sha256 !== a.sha256) return `artifact changed: ${a.path}`;
+  const listed = a as Record<string, unknown>;
+  if (got.bytes !== listed.bytes || got.sha256 !== listed.sha256) return `artifact changed: ${path}`;
   return null;
 }

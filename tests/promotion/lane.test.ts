@@ -601,9 +601,18 @@ describe("T7-T9 one blinded run of 2+2", () => {
     ],
     ["hold", () => false, { passed: 0, n: 2, pass_rate: 0 }, { passed: 0, n: 2, pass_rate: 0 }],
   ])("T9 %s", async (result, pass, baseline, candidate) => {
-    const { res } = await verdictOn(scoresFor(pass), `t9-${result}`);
+    const { dir, res } = await verdictOn(scoresFor(pass), `t9-${result}`);
     expect(res.code).toBe(0);
     oneObject(res);
+    // The original's bytes up to our `stats` (the last key): rates and thresholds are floats.
+    const rate = (r: typeof baseline) =>
+      `{"n": ${r.n}, "pass_rate": ${r.pass_rate}.0, "passed": ${r.passed}}`;
+    const head = `{"baseline": ${rate(baseline)}, "candidate": ${rate(candidate)}, "decided_at": "${res.out.decided_at}", "min_pass_rate": 0.5, "pass_threshold": 1.0, "result": "${result}", "scores_sha256": "${res.out.scores_sha256}"`;
+    expect(res.stdout.slice(0, res.stdout.indexOf(', "stats": '))).toEqual(head);
+    const stored = readFileSync(join(dir, "provenance.json"), "utf8");
+    expect(stored.slice(stored.indexOf('  "verdict": {'), stored.indexOf('    "stats": {'))).toEqual(
+      `  "verdict": {\n    "baseline": {\n      "n": ${baseline.n},\n      "pass_rate": ${baseline.pass_rate}.0,\n      "passed": ${baseline.passed}\n    },\n    "candidate": {\n      "n": ${candidate.n},\n      "pass_rate": ${candidate.pass_rate}.0,\n      "passed": ${candidate.passed}\n    },\n    "decided_at": "${res.out.decided_at}",\n    "min_pass_rate": 0.5,\n    "pass_threshold": 1.0,\n    "result": "${result}",\n    "scores_sha256": "${res.out.scores_sha256}",\n`,
+    );
     const got: Record<string, unknown> = { ...res.out, decided_at: "", scores_sha256: "", stats: null };
     expect(got).toEqual({
       result,
@@ -670,6 +679,45 @@ describe("T7-T9 one blinded run of 2+2", () => {
         run_dir: dir,
         sealed: false,
         file: `blind/${bid}/transcript.txt`,
+      },
+    });
+  });
+
+  test("verify: an artifacts entry that is not an object is verified false, exit 0, as the original; verdict 3", async () => {
+    const rows: { entry: unknown; reason: string; file?: string }[] = [
+      { entry: 42, reason: "unsafe artifact path None" },
+      { entry: "blind", reason: "unsafe artifact path None" },
+      { entry: { path: "../x", sha256: "", bytes: 0 }, reason: "unsafe artifact path '../x'", file: "../x" },
+    ];
+    for (const [i, row] of rows.entries()) {
+      const dir = join(outer.path, `verify-entry-${i}`);
+      cpSync(runDir, dir, { recursive: true });
+      rmSync(join(dir, "sealed", "manifest.json")); // as the original wrote it: no manifest
+      const p = join(dir, "provenance.json");
+      const prov = json(p) as { artifacts: unknown[] };
+      writeFileSync(p, JSON.stringify({ ...prov, artifacts: [row.entry, ...prov.artifacts] }));
+      const v = await agentEval(["verify", "--run-dir", dir, "--legacy"], lane.repo);
+      expect({ code: v.code, out: v.out, lines: v.stdout.split("\n").length }).toEqual({
+        code: 0,
+        out: {
+          verified: false,
+          reason: row.reason,
+          run_dir: dir,
+          sealed: false,
+          ...(row.file ? { file: row.file } : {}),
+        },
+        lines: 2,
+      });
+    }
+    const dir = join(outer.path, "verify-entry-0");
+    const scores = join(outer.path, "verify-entry.scores.json");
+    writeFileSync(scores, JSON.stringify(scoresFor(() => true)));
+    const d = await agentEval(["verdict", "--run-dir", dir, "--scores", scores, "--legacy"], lane.repo);
+    expect({ code: d.code, out: d.out }).toEqual({
+      code: 3,
+      out: {
+        error: `Cannot load provenance "${join(dir, "provenance.json")}": expected {path, sha256, bytes} at artifacts[0], got 42`,
+        exit: 3,
       },
     });
   });
@@ -786,6 +834,13 @@ describe("T12 specials, timeout, too few runs", () => {
       expect(rec.exit).toBe("timeout");
       expect(rec.duration_s).toBeLessThan(10);
     }
+    // round(seconds, 3) is a Python float: always written with a point (`1.0`, never `1`)
+    const keyText = readFileSync(join(String(t.out.run_dir), "sealed", "key.json"), "utf8");
+    expect(
+      keyText
+        .split("\n")
+        .filter((l) => l.includes('"duration_s"') && !/^ {4}"duration_s": \d+\.\d+,$/.test(l)),
+    ).toEqual([]);
   });
   test("the agent's own non-zero exit is data (exit 0)", async () => {
     using dir = tempDir("promo-t12");

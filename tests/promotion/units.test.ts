@@ -8,10 +8,14 @@ import { scrubber, withPrefixes } from "../../lib/promotion/blind.ts";
 import { refusal } from "../../lib/promotion/options.ts";
 import { promotionPlan, renderPlan } from "../../lib/promotion/plan.ts";
 import {
+  keyJson,
   loadProvenance,
   loadScores,
   loadSealedKey,
   promotionRunJsonSchemas,
+  resultJson,
+  sortedJson,
+  verdictJson,
 } from "../../lib/promotion/records.ts";
 import { decide, differenceInterval, runsNeeded, verdictStats } from "../../lib/promotion/verdict.ts";
 import { wilson } from "../../lib/stats/index.ts";
@@ -191,6 +195,89 @@ describe("run formats: malformed files are one ConfigError line", () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(message.replace("F", f));
+  });
+});
+
+// The original writes pass rates, thresholds and durations as Python floats: `passed / n`, `0.0`,
+// `float(rubric value)`, `round(seconds, 3)`. These are its bytes (json.dumps, sort_keys).
+describe("numbers the original writes as floats are written as floats", () => {
+  const verdict = {
+    result: "promote" as const,
+    baseline: { passed: 0, n: 2, pass_rate: 0 },
+    candidate: { passed: 2, n: 2, pass_rate: 1 },
+    pass_threshold: 1,
+    min_pass_rate: 0.5,
+    scores_sha256: "ab",
+    decided_at: "2026-01-01T00:00:00Z",
+  };
+  test.each([
+    {
+      name: "verdict on stdout",
+      got: () => resultJson(verdictJson(verdict)),
+      want: '{"baseline": {"n": 2, "pass_rate": 0.0, "passed": 0}, "candidate": {"n": 2, "pass_rate": 1.0, "passed": 2}, "decided_at": "2026-01-01T00:00:00Z", "min_pass_rate": 0.5, "pass_threshold": 1.0, "result": "promote", "scores_sha256": "ab"}',
+    },
+    {
+      name: "a rate that is not whole and a threshold from the rubric",
+      got: () =>
+        resultJson(
+          verdictJson({ ...verdict, baseline: { passed: 1, n: 3, pass_rate: 1 / 3 }, pass_threshold: 0 }),
+        ),
+      want: '{"baseline": {"n": 3, "pass_rate": 0.3333333333333333, "passed": 1}, "candidate": {"n": 2, "pass_rate": 1.0, "passed": 2}, "decided_at": "2026-01-01T00:00:00Z", "min_pass_rate": 0.5, "pass_threshold": 0.0, "result": "promote", "scores_sha256": "ab"}',
+    },
+    {
+      name: "verdict in provenance (indent 2)",
+      got: () => sortedJson({ verdict: verdictJson({ ...verdict, result: "hold" }) }),
+      want: '{\n  "verdict": {\n    "baseline": {\n      "n": 2,\n      "pass_rate": 0.0,\n      "passed": 0\n    },\n    "candidate": {\n      "n": 2,\n      "pass_rate": 1.0,\n      "passed": 2\n    },\n    "decided_at": "2026-01-01T00:00:00Z",\n    "min_pass_rate": 0.5,\n    "pass_threshold": 1.0,\n    "result": "hold",\n    "scores_sha256": "ab"\n  }\n}',
+    },
+    {
+      name: "our stats beside it: rates as floats too",
+      got: () =>
+        resultJson(
+          (
+            verdictJson({
+              ...verdict,
+              stats: verdictStats(verdict.baseline, verdict.candidate, 0.5),
+            }) as { stats: { power: unknown } }
+          ).stats.power,
+        ),
+      want: '{"alpha": 0.05, "p1": 0.0, "p2": 1.0, "power": 0.8, "runs_per_arm": 2, "target": "observed"}',
+    },
+    {
+      name: "sealed key: duration_s round(seconds, 3)",
+      got: () =>
+        sortedJson(
+          keyJson({
+            a1b2c3d4: {
+              arm: "baseline",
+              index: 1,
+              raw: "raw/a1b2c3d4",
+              exit: 0,
+              duration_s: 2,
+              checks_passed: true,
+              leak: false,
+              leak_reasons: [],
+              skipped: [],
+            },
+            e5f6a7b8: {
+              arm: "candidate",
+              index: 1,
+              raw: "raw/e5f6a7b8",
+              exit: "timeout",
+              duration_s: 1.25,
+              checks_passed: true,
+              leak: false,
+              leak_reasons: [],
+              skipped: [],
+            },
+          }),
+        )
+          .split("\n")
+          .filter((l) => l.includes("duration_s"))
+          .join("\n"),
+      want: '    "duration_s": 2.0,\n    "duration_s": 1.25,',
+    },
+  ])("$name", ({ got, want }) => {
+    expect(got()).toEqual(want);
   });
 });
 
