@@ -81,9 +81,53 @@ export const ghCallsTool: GradeHandler = async (a, ctx) => {
   if (Array.isArray(argvs) && JSON.stringify(argvs) !== JSON.stringify(calls)) {
     const at = firstDifference(argvs, calls);
     output.push(`expect_argv: differs at call ${at + 1} (want ${argvs.length} calls, got ${calls.length})`);
+    output.push(...sideBySide(argvs, calls, at));
   }
   return { got: output.length === 0 ? 0 : 1, output };
 };
+
+const PLAIN_TOKEN = /^[\w@%+=:,./-]+$/;
+const MAX_CELL = 60;
+const MAX_ROWS = 12;
+
+/** One argv as a command line: plain tokens bare, others JSON-quoted; `(none)` past the end. */
+export function argvText(argv: unknown): string {
+  if (argv === undefined) return "(none)";
+  if (!Array.isArray(argv)) return JSON.stringify(argv) ?? String(argv);
+  if (argv.length === 0) return "(no arguments)";
+  return argv.map((t) => (typeof t === "string" && PLAIN_TOKEN.test(t) ? t : JSON.stringify(t))).join(" ");
+}
+
+/**
+ * Wanted and actual argv side by side, one call per line, aligned, the first difference marked `>`:
+ * a header, then at most MAX_ROWS rows around that call (`...` where rows are left out). Cells other
+ * than the marked row's are cut at MAX_CELL characters.
+ * @example
+ * expect_argv: differs at call 2 (want 2 calls, got 2)
+ *   #  want          got
+ *   1  issue view 1  issue view 1
+ * > 2  pr list       pr view 3
+ */
+export function sideBySide(want: readonly unknown[], got: readonly string[][], at: number): string[] {
+  const n = Math.max(want.length, got.length);
+  const start = n <= MAX_ROWS ? 0 : Math.max(0, Math.min(at - 3, n - MAX_ROWS));
+  const end = Math.min(n, start + MAX_ROWS);
+  const cut = (s: string, i: number) =>
+    i === at || s.length <= MAX_CELL ? s : `${s.slice(0, MAX_CELL - 1)}…`;
+  const rows: [string, string, string][] = [];
+  for (let i = start; i < end; i++)
+    rows.push([`${i === at ? ">" : " "} ${i + 1}`, cut(argvText(want[i]), i), cut(argvText(got[i]), i)]);
+  const head: [string, string, string] = ["  #", "want", "got"];
+  const w0 = Math.max(head[0].length, ...rows.map((r) => r[0].length));
+  // The marked row is whole; it alone may stick out rather than push every other row's `got` right.
+  const w1 = Math.max(head[1].length, ...rows.map((r) => Math.min(r[1].length, MAX_CELL)));
+  const line = (r: [string, string, string]) => `${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}`.trimEnd();
+  const lines = [line(head)];
+  if (start > 0) lines.push(`  ... ${start} call${start === 1 ? "" : "s"} before`);
+  for (const r of rows) lines.push(line(r));
+  if (end < n) lines.push(`  ... ${n - end} call${n - end === 1 ? "" : "s"} after`);
+  return lines;
+}
 
 function firstDifference(want: unknown[], got: string[][]): number {
   const n = Math.max(want.length, got.length);

@@ -2,11 +2,13 @@
 // counts as missing) and `red-green` (the evidence object is exactly {"red_exit": 1, "green_exit": 0}
 // with int values). Paths are grade.py's: OUT substituted, anything else relative to the cwd. Both
 // read through lib/grade/out.ts, so a FIFO or a 2 GiB file the subject left is refused, not read.
+// A file-exists that fails says which file and what was there instead (issue 15).
+import { lstatSync } from "node:fs";
 import { resolve } from "node:path";
 import { PyJsonError, parsePyJson, pyJsonErrorText } from "../compat/py/json.ts";
 import { pyStr } from "../compat/py/repr.ts";
 import { pyPath } from "../compat/py/text.ts";
-import { isPyDict, isPyInt, pyTruthy } from "../compat/py/value.ts";
+import { isPyDict, isPyInt, pyInt, pyTruthy } from "../compat/py/value.ts";
 import { decodeUtf8, isGradedFile, readFailure, readGraded, subOut } from "./out.ts";
 import type { GradeContext, GradeHandler } from "./types.ts";
 
@@ -25,8 +27,27 @@ export const fileExistsTool: GradeHandler = async (a, ctx) => {
   }
   if (!pyTruthy(file)) return { got: null, reason: "file-exists requires 'file'", output: [] };
   const [, path] = assertionPath(file, ctx);
-  return { got: isGradedFile(path, ctx.outDir) ? 0 : 1, output: [] };
+  const got = isGradedFile(path, ctx.outDir) ? 0 : 1;
+  const want = pyInt("expect_exit" in a ? a.expect_exit : 0);
+  return {
+    got,
+    output: want === null || got === want ? [] : [fileExistsDetail(pyStr(file), path, got, want)],
+  };
 };
+
+/** Why a file-exists assertion failed, naming the file as the case wrote it. */
+export function fileExistsDetail(written: string, path: string, got: number, want: number): string {
+  if (got === 0) return `${written} exists, but expect_exit ${want} wants it absent`;
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return `no file at ${written}`;
+  }
+  if (st.isDirectory()) return `${written} is a directory, not a file`;
+  if (st.isSymbolicLink()) return `${written} is a link (links under OUT are not followed)`;
+  return `${written} is not a regular file`;
+}
 
 /** `red-green`: got 0 iff the evidence has exactly the keys red_exit = 1 and green_exit = 0, both ints. */
 export const redGreenTool: GradeHandler = async (a, ctx) => {

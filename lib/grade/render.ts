@@ -1,6 +1,7 @@
-// grade.py's text report, byte for byte: `◆ grade <name>`, a 40-wide `┄` rule, per assertion the
-// tool's output lines (`    │ `, printed before the verdict, as grade.py's _run printed them) and
-// one verdict line, the rule again, and the summary. Takes a GradeResult; does no I/O.
+// grade.py's text report: `◆ grade <name>`, a 40-wide `┄` rule, per assertion one verdict line and
+// under it the tool's detail lines (`    │ `), the rule again, and the summary. One change from
+// grade.py, which printed a tool's output before its verdict (so it read as the previous assertion's):
+// the details follow the verdict they explain (issue 15). Takes a GradeResult; does no I/O.
 import type { AssertionResult, GradeResult } from "./result.ts";
 
 const RULE = "┄".repeat(40);
@@ -17,8 +18,8 @@ export function verdictLine(a: AssertionResult): string {
 export function renderGrade(result: GradeResult): string {
   const lines = [`◆ grade ${result.name}`, RULE];
   for (const a of result.assertions) {
-    for (const line of a.output) lines.push(`    │ ${line}`);
     lines.push(verdictLine(a));
+    for (const line of a.output) lines.push(`    │ ${line}`);
   }
   lines.push(RULE);
   const { passed, failed } = result.counts;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { commandKey, ghCallsTool, parseCallLog } from "../../lib/grade/calls.ts";
+import { commandKey, ghCallsTool, parseCallLog, sideBySide } from "../../lib/grade/calls.ts";
 import type { GradeContext } from "../../lib/grade/types.ts";
 import { REPO } from "../support/grade.ts";
 import { tempDir } from "../support/tmp.ts";
@@ -60,7 +60,45 @@ describe("gh-calls (7.2 T6)", () => {
     {
       name: "seq: partial argv sequence",
       assertion: { expect_argv: [ARGV] },
-      want: { got: 1, output: ["expect_argv: differs at call 2 (want 1 calls, got 3)"] },
+      want: {
+        got: 1,
+        output: [
+          "expect_argv: differs at call 2 (want 1 calls, got 3)",
+          "  #  want                                                got",
+          "  1  issue view 7 --json body,labels,number,state,title  issue view 7 --json body,labels,number,state,title",
+          "> 2  (none)                                              issue view 7 --json body,labels,number,state,title",
+          "  3  (none)                                              issue view 7 --json body,labels,number,state,title",
+        ],
+      },
+    },
+    {
+      name: "seq: one argv differs; wanted and actual side by side, the first difference marked",
+      assertion: { expect_argv: [ARGV, ["issue", "view", "8", "--json", "body"], ARGV, ["pr", "list"]] },
+      want: {
+        got: 1,
+        output: [
+          "expect_argv: differs at call 2 (want 4 calls, got 3)",
+          "  #  want                                                got",
+          "  1  issue view 7 --json body,labels,number,state,title  issue view 7 --json body,labels,number,state,title",
+          "> 2  issue view 8 --json body                            issue view 7 --json body,labels,number,state,title",
+          "  3  issue view 7 --json body,labels,number,state,title  issue view 7 --json body,labels,number,state,title",
+          "  4  pr list                                             (none)",
+        ],
+      },
+    },
+    {
+      name: "seq: tokens with spaces are quoted, an empty argv is named",
+      assertion: { expect_argv: [[], ["issue", "create", "--title", "a b"], ARGV] },
+      want: {
+        got: 1,
+        output: [
+          "expect_argv: differs at call 1 (want 3 calls, got 3)",
+          "  #  want                                                got",
+          "> 1  (no arguments)                                      issue view 7 --json body,labels,number,state,title",
+          '  2  issue create --title "a b"                          issue view 7 --json body,labels,number,state,title',
+          "  3  issue view 7 --json body,labels,number,state,title  issue view 7 --json body,labels,number,state,title",
+        ],
+      },
     },
     { name: "missing log", assertion: { expect_count: 0 }, files: {}, want: MISSING() },
     {
@@ -177,5 +215,36 @@ test("parseCallLog reads one argv per line", () => {
   expect(parseCallLog('{"argv": ["a", 1]}\n')).toEqual({
     ok: false,
     reason: 'malformed call log line 1: expected {"argv": [strings]}',
+  });
+});
+
+test("sideBySide: a long log shows 12 calls around the first difference, the rest counted", () => {
+  const got = Array.from({ length: 30 }, (_, i) => ["api", `page=${i + 1}`]);
+  const want = got.map((argv, i) => (i === 19 ? ["api", "page=x"] : argv));
+  expect(sideBySide(want, got, 19)).toEqual([
+    "  #   want         got",
+    "  ... 16 calls before",
+    "  17  api page=17  api page=17",
+    "  18  api page=18  api page=18",
+    "  19  api page=19  api page=19",
+    "> 20  api page=x   api page=20",
+    "  21  api page=21  api page=21",
+    "  22  api page=22  api page=22",
+    "  23  api page=23  api page=23",
+    "  24  api page=24  api page=24",
+    "  25  api page=25  api page=25",
+    "  26  api page=26  api page=26",
+    "  27  api page=27  api page=27",
+    "  28  api page=28  api page=28",
+    "  ... 2 calls after",
+  ]);
+});
+
+test("sideBySide: a long cell is cut, except on the marked row", () => {
+  const long = ["issue", "create", "--body", "x".repeat(80)];
+  const [, first, second] = sideBySide([long, long], [long, ["issue", "create"]], 1);
+  expect({ first, second }).toEqual({
+    first: `  1  issue create --body ${"x".repeat(39)}…  issue create --body ${"x".repeat(39)}…`,
+    second: `> 2  issue create --body ${"x".repeat(80)}  issue create`,
   });
 });

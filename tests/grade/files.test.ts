@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileExistsTool, redGreenTool } from "../../lib/grade/files.ts";
@@ -11,19 +12,48 @@ function ctxIn(root: string): GradeContext {
   mkdirSync(join(out, "dir"), { recursive: true });
   writeFileSync(join(out, "there.txt"), "x");
   symlinkSync(join(out, "there.txt"), join(out, "link.txt"));
+  execFileSync("mkfifo", [join(out, "fifo")]);
   return { outDir: out, repoRoot: REPO, cwd: root };
 }
 
 describe("file-exists", () => {
   const cases: { name: string; assertion: Record<string, unknown>; want: unknown }[] = [
     { name: "a file", assertion: { file: "OUT/there.txt" }, want: { got: 0, output: [] } },
-    { name: "a missing file", assertion: { file: "OUT/missing.txt" }, want: { got: 1, output: [] } },
-    { name: "a directory counts as missing", assertion: { file: "OUT/dir" }, want: { got: 1, output: [] } },
+    {
+      name: "a missing file is named",
+      assertion: { file: "OUT/missing.txt" },
+      want: { got: 1, output: ["no file at OUT/missing.txt"] },
+    },
+    {
+      name: "a missing file wanted missing (expect_exit 1) passes without a detail",
+      assertion: { file: "OUT/missing.txt", expect_exit: 1 },
+      want: { got: 1, output: [] },
+    },
+    {
+      name: "a file wanted missing is named",
+      assertion: { file: "OUT/there.txt", expect_exit: 1 },
+      want: { got: 0, output: ["OUT/there.txt exists, but expect_exit 1 wants it absent"] },
+    },
+    {
+      name: "a missing file in a missing directory",
+      assertion: { file: "OUT/no/such.txt" },
+      want: { got: 1, output: ["no file at OUT/no/such.txt"] },
+    },
+    {
+      name: "a FIFO is not a regular file",
+      assertion: { file: "OUT/fifo" },
+      want: { got: 1, output: ["OUT/fifo is not a regular file"] },
+    },
+    {
+      name: "a directory counts as missing",
+      assertion: { file: "OUT/dir" },
+      want: { got: 1, output: ["OUT/dir is a directory, not a file"] },
+    },
     {
       // grade.py followed it; OUT is the subject's, so no link is followed under it (tests/grade/hostile.test.ts)
       name: "a symlink to a file under OUT counts as missing",
       assertion: { file: "OUT/link.txt" },
-      want: { got: 1, output: [] },
+      want: { got: 1, output: ["OUT/link.txt is a link (links under OUT are not followed)"] },
     },
     { name: "args[0] when no file", assertion: { args: ["OUT/there.txt"] }, want: { got: 0, output: [] } },
     { name: "relative to the cwd", assertion: { file: "out/there.txt" }, want: { got: 0, output: [] } },

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../../lib/core/errors.ts";
-import { GRADE_HANDLERS } from "../../lib/grade/handlers.ts";
+import { HANDLERS } from "../../lib/grade/handlers.ts";
 import { gradeAssertion, gradeCase } from "../../lib/grade/runner.ts";
 import type { GradeContext, GradeHandler } from "../../lib/grade/types.ts";
 import { FIXTURES, REPO, writeCase } from "../support/grade.ts";
@@ -44,7 +44,10 @@ describe("gradeCase", () => {
         row(2, "no tool at all", null, false, 0, null, "unknown tool None"),
         row(3, 'expect_exit "0" is int("0")', "file-exists", true, 0, 0),
         row(4, "expect_exit 0.9 is int(0.9) = 0", "file-exists", true, 0, 0),
-        row(5, "expect_exit true is 1", "file-exists", false, 1, 0),
+        {
+          ...row(5, "expect_exit true is 1", "file-exists", false, 1, 0),
+          output: ["OUT/there.txt exists, but expect_exit 1 wants it absent"],
+        },
         row(
           6,
           "expect_exit null is not an integer",
@@ -119,7 +122,7 @@ test("gradeAssertion: a label that is not a string is printed with str()", async
 });
 
 test("gradeAssertion: a tool that throws fails its line and grading goes on", async () => {
-  const handlers = GRADE_HANDLERS as Record<string, GradeHandler>;
+  const handlers = HANDLERS as Record<string, GradeHandler>;
   const original = handlers["red-green"]!;
   handlers["red-green"] = async () => {
     throw new Error("EIO: i/o error");
