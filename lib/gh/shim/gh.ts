@@ -40,6 +40,13 @@ EVAL_CASSETTES. Set EVAL_RECORD=1 only for local capture (never in CI).
 Common skill commands: issue view/list/create, pr view/list/create/checks, auth status, api.
 `;
 
+/**
+ * What the --json refusal asks for. gh_shim.py pointed to docs/platform-github.md, a file of its own
+ * repository that no Proctor user has; this says what to do and where the rule is written.
+ */
+export const JSON_HINT =
+  'Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).';
+
 const processRecorder = new Recorder();
 
 const ok = (stdout: string, stderr = "", exitCode = 0): ShimOutput => ({ stdout, stderr, exitCode });
@@ -77,7 +84,7 @@ async function dispatch(argv: readonly string[], ctx: GhContext, recorder: Recor
   if (isDataCommand(argv) && !hasJsonFlag(argv)) {
     return withWarn(
       fail(
-        `✗ gh shim: data-producing command requires --json with explicit fields (got: gh ${argv.join(" ")}). See docs/platform-github.md.\n`,
+        `✗ gh shim: data-producing command requires --json with explicit fields (got: gh ${argv.join(" ")}). ${JSON_HINT}\n`,
         2,
       ),
     );

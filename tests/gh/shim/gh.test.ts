@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HELP_TEXT, runGh, VERSION_LINE } from "../../../lib/gh/shim/gh.ts";
+import { HELP_TEXT, JSON_HINT, runGh, VERSION_LINE } from "../../../lib/gh/shim/gh.ts";
 import { Recorder } from "../../../lib/gh/shim/record.ts";
 import { tempDir } from "../../support/tmp.ts";
+import { REPO_ROOT } from "../../support/tools.ts";
 
 const CASSETTE = {
   version: 1,
@@ -133,7 +134,7 @@ describe("dispatch (§1.2)", () => {
       out: {
         stdout: "",
         stderr:
-          "✗ gh shim: data-producing command requires --json with explicit fields (got: gh issue view 1). See docs/platform-github.md.\n",
+          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh issue view 1). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).\n',
         exitCode: 2,
       },
     },
@@ -143,7 +144,7 @@ describe("dispatch (§1.2)", () => {
       out: {
         stdout: "",
         stderr:
-          "✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr list). See docs/platform-github.md.\n",
+          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr list). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).\n',
         exitCode: 2,
       },
     },
@@ -153,7 +154,7 @@ describe("dispatch (§1.2)", () => {
       out: {
         stdout: "",
         stderr:
-          "✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr checks 3 --json). See docs/platform-github.md.\n",
+          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr checks 3 --json). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).\n',
         exitCode: 2,
       },
     },
@@ -447,5 +448,15 @@ describe("call log", () => {
     chmodSync(log, 0o600);
     await gh(dir.path, ["--version"], { EVAL_GH_CALL_LOG: log });
     expect(readFileSync(log, "utf8")).toEqual('{"argv": ["--version"]}\n');
+  });
+});
+
+test("the --json refusal names a README section that exists, not a document no user has", () => {
+  const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+  const headings = readme.split("\n").filter((l) => l.startsWith("### gh-shim"));
+  expect({ hint: JSON_HINT, headings, docs: /docs\/\S+\.md/.test(JSON_HINT) }).toEqual({
+    hint: 'Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).',
+    headings: ["### gh-shim: replay `gh` from cassettes"],
+    docs: false,
   });
 });
