@@ -2,7 +2,8 @@
 // real gh behind it, then merges what was captured into a cassette the replay side and `gh-shim lint`
 // accept: --json field lists sorted, failing calls refused unless allowed, an entry already in the
 // cassette kept (and its answer checked) unless --update. Captures are redacted by record mode
-// (record.ts) before they are kept. The cassette is rewritten once, atomically, or not at all.
+// (record.ts) before they are kept. The cassette is rewritten once, atomically, or not at all. The
+// command gets EVAL_OUT (a temp dir removed afterwards, unless set) so `-- bash subject.sh` just runs.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -147,6 +148,8 @@ export async function recordCassette(opts: RecordOptions): Promise<RecordReport>
       EVAL_RECORD: "1",
       EVAL_CASSETTES: captured,
       EVAL_STATE_DIR: ensureDir(join(work, "state")),
+      // A subject writes its artifacts somewhere: a throw-away OUT unless the caller names one.
+      EVAL_OUT: opts.env.EVAL_OUT ?? ensureDir(join(work, "out")),
     };
     const [file, ...args] = opts.command as [string, ...string[]];
     const child = spawnSync(file, args, { cwd: opts.cwd, env, stdio: "inherit" });
