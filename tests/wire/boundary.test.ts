@@ -44,7 +44,7 @@ test("the grep catches each kind of offender, and not a name used as data", () =
     "const k = 'gemini' !== p ? a : b;",
     '    case "responses":',
     "const p = wire.anthropic;",
-    'import { bedrock, isRecord } from "./index.ts";',
+    'import { bedrock, isRecord } from "../wire/index.ts";',
     'const wire_api = { wire_api: "responses" };',
     'const p = value ?? "anthropic";',
   ].join("\n");
