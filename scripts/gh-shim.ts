@@ -18,14 +18,17 @@ const lint = defineCommand({
   run: ({ args }) => lintCmd(args),
 });
 
-const record = defineCommand({
-  meta: {
-    name: "record",
-    description: "Run the command after -- with the real gh behind the shim and write a cassette",
-  },
-  args: RECORD_ARGS,
-  run: ({ args }) => recordCmd(args),
-});
+/** `record`; `words` is the command after `--`, kept away from our flag parsing (its --help is its own). */
+const recordDef = (words?: string[]) =>
+  defineCommand({
+    meta: {
+      name: "record",
+      description: "Run the command after -- with the real gh behind the shim and write a cassette",
+    },
+    args: RECORD_ARGS,
+    run: ({ args }) => recordCmd(args, words),
+  });
+const record = recordDef();
 
 const replay = defineCommand({
   meta: { name: "replay", description: "Behave as gh for the arguments after --" },
@@ -42,6 +45,14 @@ export async function main(rawArgs: string[]): Promise<number> {
   const [first, ...rest] = rawArgs;
   // gh arguments are not ours to parse (not even --help): replay goes straight to gh.
   if (first === "replay") return ghMain(rest[0] === "--" ? rest.slice(1) : rest);
+  const cut = rawArgs.indexOf("--");
+  if (first === "record" && cut > 0) {
+    const recording = {
+      ...command,
+      subCommands: { lint, record: recordDef(rawArgs.slice(cut + 1)), replay },
+    };
+    return runTool(recording, rawArgs.slice(0, cut), { usageExit: 2 });
+  }
   return runTool(command, rawArgs, { usageExit: 2 });
 }
 

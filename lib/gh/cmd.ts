@@ -62,7 +62,7 @@ export const RECORD_ARGS = {
  * `gh-shim record [flags] -- COMMAND...`: exit 0 written (or nothing new), 1 a call refused (the
  * cassette is unchanged), 2 refused (CI, no real gh, bad cassette, no command).
  */
-export async function recordCmd(args: ParsedArgs<typeof RECORD_ARGS>): Promise<number> {
+export async function recordCmd(args: ParsedArgs<typeof RECORD_ARGS>, words?: string[]): Promise<number> {
   const [{ recordCassette }, { createLogger }] = await Promise.all([
     import("./shim/recording.ts"),
     import("../core/log.ts"),
@@ -70,7 +70,7 @@ export async function recordCmd(args: ParsedArgs<typeof RECORD_ARGS>): Promise<n
   const log = createLogger("gh-shim");
   const cassette = args.cassette ?? "cassettes.json";
   const r = await recordCassette({
-    command: (args._ as string[]) ?? [],
+    command: words ?? (args._ as string[]) ?? [],
     cassette,
     ...(args.gh === undefined ? {} : { gh: args.gh }),
     update: args.update === true,

@@ -159,6 +159,25 @@ describe("gh-shim record", () => {
       });
     });
 
+  test("the command's own flags after -- are its own, --help included", async () => {
+    using dir = tempDir("shim-recording");
+    setup(dir.path, ['[ "$1" = --help ] && gh issue view 1 --json title,number >/dev/null']);
+    const r = await run(
+      [BIN.bun, join(REPO_ROOT, "scripts", "gh-shim.ts"), "record", "--", "bash", "subject.sh", "--help"],
+      {
+        cwd: dir.path,
+        env: { PATH: `${join(dir.path, "fake")}:/usr/bin:/bin`, HOME: process.env.HOME ?? "/" },
+      },
+    );
+    expect({
+      r: { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr },
+      cassette: cassetteOf(dir.path),
+    }).toEqual({
+      r: { exitCode: 0, stdout: "", stderr: "✓ wrote cassettes.json (1 new, 0 re-recorded, 0 unchanged)\n" },
+      cassette: { version: 1, calls: [ONE] },
+    });
+  });
+
   test("--gh names a real gh that is not on PATH", async () => {
     using dir = tempDir("shim-recording");
     setup(dir.path, ["gh issue view 1 --json title,number >/dev/null"]);
