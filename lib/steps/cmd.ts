@@ -6,8 +6,8 @@ import type { ArgsDef, ParsedArgs } from "citty";
 import { UsageError } from "../core/errors.ts";
 import { flagValues, numberFlag, repeatable } from "../core/flags.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
-import { createLogger, isInteractive } from "../core/log.ts";
-import { Progress } from "../core/progress.ts";
+import { createLogger } from "../core/log.ts";
+import { Progress, progressMode } from "../core/progress.ts";
 import type { SelectReason } from "./case.ts";
 import { type HarvestResult, harvest } from "./harvest.ts";
 import { judgePairs } from "./judge-pairs.ts";
@@ -151,7 +151,8 @@ function judgeOf(args: Args<"run">): RunOptions["judge"] {
 export async function runCmd(args: Args<"run">): Promise<number> {
   const output = outputOf(args.output);
   const judge = judgeOf(args);
-  // The one progress line (lib/core/progress.ts): shown on a terminal only, made once the count is known.
+  // Progress (lib/core/progress.ts), made once the count is known: the live line on a terminal, else
+  // one `eval-steps run n/N` line per tenth of the steps.
   let progress: Progress | undefined;
   const sc = await runStepSuite({
     suite: args.suite,
@@ -164,7 +165,7 @@ export async function runCmd(args: Args<"run">): Promise<number> {
     ...(args.region ? { region: args.region } : {}),
     ...(judge ? { judge } : {}),
     onResult: (r, _done, total) => {
-      progress ??= new Progress(total, isInteractive(), process.stderr, "eval-steps run");
+      progress ??= new Progress(total, progressMode(), process.stderr, "eval-steps run");
       progress.finish(r.id);
     },
   });

@@ -2,7 +2,6 @@
 // same), colour only where NO_COLOR, FORCE_COLOR, a TTY and CI allow it, CONSOLA_LEVEL honoured.
 import { describe, expect, test } from "bun:test";
 import { createLogger, isInteractive, useColor } from "../../lib/core/log.ts";
-import { Progress } from "../../lib/core/progress.ts";
 
 describe("useColor", () => {
   const cases = [
@@ -85,14 +84,4 @@ describe("createLogger", () => {
   test("--verbose shows debug lines", () => {
     expect(logged({}, false, true).at(-1)).toEqual("details\n");
   });
-});
-
-test("progress: a count alone when nothing is named as running", () => {
-  const writes: string[] = [];
-  const stream = { columns: 60, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream;
-  const p = new Progress(3, true, stream, "eval-steps run");
-  p.finish("a");
-  p.finish("b");
-  p.finish("c");
-  expect(writes).toEqual(["\r\x1b[2Keval-steps run 1/3", "\r\x1b[2Keval-steps run 2/3", "\r\x1b[2K"]);
 });

@@ -4,7 +4,6 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pool } from "../../lib/core/pool.ts";
-import { Progress } from "../../lib/core/progress.ts";
 import { renderJunit, xmlEscape } from "../../lib/hermetic/junit.ts";
 import { keepName } from "../../lib/hermetic/keep.ts";
 import { subjectEnv, workPaths } from "../../lib/hermetic/layout.ts";
@@ -232,29 +231,4 @@ describe("reports", () => {
 test("schemas/run-result.schema.json is the generated schema", () => {
   const committed = JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "run-result.schema.json"), "utf8"));
   expect(committed).toEqual(runResultJsonSchema());
-});
-
-test("progress: one rewritten line, cleared before output, silent when disabled", () => {
-  const writes: string[] = [];
-  const stream = { columns: 60, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream;
-  const p = new Progress(2, true, stream);
-  p.start("a");
-  p.start("b");
-  p.clear();
-  p.finish("a");
-  p.finish("b");
-  const quiet: string[] = [];
-  const q = new Progress(2, false, { write: (s: string) => quiet.push(s) } as unknown as NodeJS.WriteStream);
-  q.start("a");
-  q.finish("a");
-  expect({ writes, quiet }).toEqual({
-    writes: [
-      "\r\x1b[2Krun-eval 0/2 · running a",
-      "\r\x1b[2Krun-eval 0/2 · running a, b",
-      "\r\x1b[2K",
-      "\r\x1b[2Krun-eval 1/2 · running b",
-      "\r\x1b[2K",
-    ],
-    quiet: [],
-  });
 });

@@ -28,7 +28,8 @@ test.concurrent("run prints the text scorecard; json and --scorecard give the sa
   const textRun = await evalSteps(base);
   expect(textRun).toEqual({
     exitCode: 0,
-    stderr: "",
+    // Without a terminal, progress is one line per tenth of the steps (here every step).
+    stderr: "eval-steps run 1/2\neval-steps run 2/2\n",
     stdout: [
       `suite ${suite}  model opus  cases 2  sessions 1  errors 0`,
       "",
@@ -57,7 +58,7 @@ test.concurrent("every call errored: exit 1 with one line", async () => {
   const r = await evalSteps(["run", "--suite", suite, "--model", "m", "--url", url, "--key-env", "STEP_KEY"]);
   expect(r.exitCode).toBe(1);
   expect(r.stderr).toMatch(
-    /^✗ every call errored \(first: Request failed: .*\): check --url, --model and --key-env\n$/,
+    /^eval-steps run 1\/1\n✗ every call errored \(first: Request failed: .*\): check --url, --model and --key-env\n$/,
   );
   expect(r.stdout).toContain("errors 1");
 });
