@@ -9,14 +9,15 @@ import type { ToolEdge } from "../core/cli.ts";
 import { ConfigError, ToolError } from "../core/errors.ts";
 import { numberFlag } from "../core/flags.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
-import { createLogger, isInteractive } from "../core/log.ts";
-import { Progress } from "../core/progress.ts";
+import { createLogger } from "../core/log.ts";
+import { Progress, progressMode } from "../core/progress.ts";
 import { exitOnSignal } from "../core/signals.ts";
 import { parseModelUrl } from "../isolation/docker/bridge.ts";
 import { BRIDGE_PORT, dockerCli } from "../isolation/docker/engine.ts";
 import { checkEngine, dockerRunner, installSignalCleanup } from "../isolation/docker/index.ts";
 import { LOCAL_WARNING, localRunner } from "../isolation/local.ts";
 import { DRIVERS } from "./agents/index.ts";
+import { checkTrialsFile } from "./resume.ts";
 import { newRunId, runSuite, safeName } from "./run.ts";
 import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
 import { loadSuite, type Variant } from "./suite.ts";
@@ -150,11 +151,20 @@ export async function writeReport(
   } else writeFileAtomic(path, renderMarkdown(sc));
 }
 
+/** A finished trial in a word or two: pass, fail, error (it did not run through), infra <kind>. */
+export function trialWord(t: Trial): string {
+  if (t.infra !== undefined) return `infra ${t.infra}`;
+  if (t.pass) return "pass";
+  return t.error ? "error" : "fail";
+}
+
 /** Runs `agent-eval suite`: 0 when the suite ran; an error goes to the edge (SUITE_EDGE). */
 export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const o = parseFlags(flags);
   const log = createLogger("agent-eval");
   const suite = loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {});
+  const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
+  checkTrialsFile(trialsFile, o.resume);
   for (const v of suite.variants) {
     const name = DRIVERS[v.harness].apiKeyEnvName;
     if (!process.env[name])
@@ -187,12 +197,13 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     process.on("SIGTERM", stop);
   }
   const jobs = suite.tasks.length * suite.variants.length * suite.repeats;
-  const progress = new Progress(jobs, isInteractive(), process.stderr, `suite ${suite.name}`);
+  // A terminal gets the live line; a log (CI, a pipe) one line per finished trial.
+  const progress = new Progress(jobs, progressMode(), process.stderr, `suite ${suite.name}`);
   const label = (j: { task: { id: string }; variant: { name: string }; repeat: number }) =>
     `${j.task.id}/${j.variant.name}#${j.repeat}`;
+  const startedAt = new Map<string, number>();
   try {
     const modelUrl = (v: Variant) => o.modelUrl ?? DEFAULT_MODEL_URLS[v.harness]!;
-    const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
     const { scorecard, trials, resumed } = await runSuite(suite, {
       runId,
       runner: o.local ? localRunner() : dockerRunner(),
@@ -210,8 +221,16 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
       trialsFile,
       resume: o.resume,
       signal: controller.signal,
-      onStart: (j) => progress.start(label(j)),
-      onFinish: (j) => progress.finish(label(j)),
+      onResumed: (n) => progress.skip(n),
+      onStart: (j) => {
+        startedAt.set(label(j), performance.now());
+        progress.start(label(j));
+      },
+      onFinish: (j, t) =>
+        progress.finish(label(j), {
+          result: trialWord(t),
+          ms: performance.now() - (startedAt.get(label(j)) ?? performance.now()),
+        }),
     });
     progress.clear();
     if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);

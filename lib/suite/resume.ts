@@ -2,7 +2,8 @@
 // loses at most the trials in flight. `--resume` reads it back: a torn last line (the crash) is
 // dropped, infrastructure failures are dropped so they run again, a later line for the same trial
 // wins, and a trial that is no job of the suite refuses the resume (it is another suite's file).
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+// Without --resume an existing file is refused with one line, never silently overwritten.
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
@@ -42,10 +43,27 @@ export function resumeTrials(path: string, jobs: ReadonlySet<string>, suite: str
   return kept;
 }
 
-/** Starts `path` empty (a run without --resume replaces an earlier run's trials). */
+/** The one line for a trials file a run without --resume would have overwritten. */
+export function trialsFileExists(path: string): ConfigError {
+  return new ConfigError(
+    `trials file "${path}" exists: --resume continues it; to start over remove it, or write another with --trials FILE`,
+  );
+}
+
+/** Refuses, before anything runs, to start over an existing trials file (--resume continues it). */
+export function checkTrialsFile(path: string, resume: boolean): void {
+  if (!resume && existsSync(path)) throw trialsFileExists(path);
+}
+
+/** Creates `path` empty for a run without --resume; an existing file is refused, never overwritten. */
 export function startTrials(path: string): void {
   ensureDir(dirname(path));
-  writeFileAtomic(path, "");
+  try {
+    writeFileSync(path, "", { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw trialsFileExists(path);
+    throw error;
+  }
 }
 
 /** Appends one finished trial as one line. */

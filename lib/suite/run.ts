@@ -38,14 +38,18 @@ export interface SuiteRunOptions {
   apiKeyEnvName?: (variant: Variant) => string;
   /** The image of a variant (default eval-<harness>:<version or latest>). */
   image?: (variant: Variant) => string;
-  /** The trials JSONL file; with `resume`, its finished trials are kept. */
-  /** Trials JSONL; each trial's log goes beside it, under `<name>.logs/<task>/<variant>/<repeat>.log`. */
+  /**
+   * Trials JSONL; each trial's log goes beside it, under `<name>.logs/<task>/<variant>/<repeat>.log`.
+   * With `resume` its finished trials are kept; without, an existing file is refused (ConfigError).
+   */
   trialsFile?: string;
   resume?: boolean;
   /** Where /work and HOME are inside a phase (default /work, /tmp/home). */
   workDir?: string;
   home?: string;
   signal?: AbortSignal;
+  /** How many finished trials the resumed file gave (called once, before any trial starts). */
+  onResumed?: (count: number) => void;
   onStart?: (job: TrialJob) => void;
   onFinish?: (job: TrialJob, trial: Trial) => void;
 }
@@ -107,6 +111,7 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
         done.set(k, t);
     else startTrials(opts.trialsFile);
   }
+  opts.onResumed?.(done.size);
   const runId = opts.runId ?? newRunId();
   const repos = new Map<string, RepoCheckout>();
   const trials = new Array<Trial | undefined>(jobs.length);

@@ -247,3 +247,58 @@ test("--resume with every trial finished runs nothing and prints the scorecard J
     verdict: "better",
   });
 });
+
+/** Five of the fixture's six trials, finished; the sixth (fixer#2) is left to run. */
+function fiveOfSix(): string {
+  const lines = ["control", "fixer"].flatMap((variant) =>
+    [0, 1, 2]
+      .filter((repeat) => !(variant === "fixer" && repeat === 2))
+      .map((repeat) =>
+        JSON.stringify({
+          task: "fix-add",
+          variant,
+          repeat,
+          pass: false,
+          costUSD: 0,
+          turns: 1,
+          wallMs: 10,
+          tokens: 0,
+          toolErrors: 0,
+        }),
+      ),
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+describe("the trials file", () => {
+  test("an existing one is refused without --resume: exit 1, one line, the file untouched", async () => {
+    using dir = tempDir("suite-cli");
+    const trialsFile = join(dir.path, "t.jsonl");
+    writeFileSync(trialsFile, fiveOfSix());
+    const r = await cli([FIXTURE, "--local", "--trials", trialsFile], { PATH: "/usr/bin:/bin" });
+    expect({ ...r, kept: readFileSync(trialsFile, "utf8") }).toEqual({
+      exitCode: 1,
+      stdout: "",
+      stderr: `error: trials file "${trialsFile}" exists: --resume continues it; to start over remove it, or write another with --trials FILE\n`,
+      kept: fiveOfSix(),
+    });
+  });
+
+  test("without a terminal, one line per finished trial: name, result, time, n of N", async () => {
+    using dir = tempDir("suite-cli");
+    const trialsFile = join(dir.path, "t.jsonl");
+    writeFileSync(trialsFile, fiveOfSix());
+    // PATH without the agent CLIs: the one trial left runs and errors at once.
+    const r = await cli([FIXTURE, "--local", "--resume", "--trials", trialsFile, "--output", "json"], {
+      PATH: "/usr/bin:/bin",
+    });
+    const lines = r.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("suite "))
+      .map((l) => l.replace(/ · [\d.]+s$/, " · <time>"));
+    expect({ exitCode: r.exitCode, lines }).toEqual({
+      exitCode: 0,
+      lines: ["suite fixture 6/6 · fix-add/fixer#2 · error · <time>"],
+    });
+  });
+});

@@ -67,15 +67,20 @@ async function fixtureRun(suite: string, flags: string[]) {
   const at = (f: string) => join(dir.path, f);
   const args = [join(SUITES, suite), ...flags, "--model-url", mock.url, "--scorecard", at("sc.json")];
   const r = await suiteCli([...args, "--report", at("report.md"), "--trials", at("trials.jsonl")], dir.path);
+  // Without a terminal each finished trial prints one line (in finishing order, so only counted here).
+  const lines = r.stderr.split("\n");
   return {
     exitCode: r.exitCode,
-    stderr: r.stderr,
+    stderr: lines.filter((l) => !PROGRESS_LINE.test(l)).join("\n"),
+    progressLines: lines.filter((l) => PROGRESS_LINE.test(l)).length,
     summary: summary(at("sc.json")),
     stdoutIsReport: r.stdout === readFileSync(at("report.md"), "utf8"),
     trials: loadTrials(at("trials.jsonl")).length,
     keyInLog: Object.values(KEYS).some((k) => JSON.stringify(mock.requests).includes(k)),
   };
 }
+
+const PROGRESS_LINE = /^suite \S+ \d+\/\d+ · \S+\/\S+#\d+ · (pass|fail|error|infra \S+) · \S+$/;
 
 const WARNING =
   "warning: --local runs setup, agent and check on this host WITHOUT any isolation (testing only)\n";
@@ -89,6 +94,7 @@ function expected(
   return {
     exitCode: 0,
     stderr: runner === "local" ? WARNING + WARNING : "",
+    progressLines: pass1.reduce((n, [, t]) => n + t, 0),
     summary: { pass1, comparisons: [comparison], errors: [], runner },
     stdoutIsReport: true,
     trials: pass1.reduce((n, [, t]) => n + t, 0),

@@ -271,10 +271,30 @@ describe("--resume", () => {
     );
   });
 
-  test("without --resume an earlier file is started afresh", async () => {
+  test("without --resume an earlier file is refused, never overwritten, and no trial runs", async () => {
     using dir = tempDir("suite-run");
     const trialsFile = join(dir.path, "trials.jsonl");
-    writeFileSync(trialsFile, "garbage that is not a trial\n");
+    writeFileSync(trialsFile, "an earlier run's trials\n");
+    const rec = recording(localRunner());
+    const err = await runSuite(loadSuite(fixture(dir.path)), options({ runner: rec, trialsFile })).catch(
+      (e: unknown) => e,
+    );
+    expect({
+      error: err instanceof ConfigError,
+      message: (err as Error).message,
+      kept: readFileSync(trialsFile, "utf8"),
+      phases: rec.calls.length,
+    }).toEqual({
+      error: true,
+      message: `trials file "${trialsFile}" exists: --resume continues it; to start over remove it, or write another with --trials FILE`,
+      kept: "an earlier run's trials\n",
+      phases: 0,
+    });
+  });
+
+  test("without --resume a missing file is created, its folder too", async () => {
+    using dir = tempDir("suite-run");
+    const trialsFile = join(dir.path, "new", "trials.jsonl");
     const { trials } = await runSuite(loadSuite(fixture(dir.path)), options({ trialsFile }));
     expect(parseTrials(readFileSync(trialsFile, "utf8"), trialsFile).length).toEqual(trials.length);
   });
