@@ -14,8 +14,8 @@ import { isPyDict, pyTruthy } from "../compat/py/value.ts";
 import { ConfigError } from "../core/errors.ts";
 import { readAt } from "../core/fsx.ts";
 
-/** The six grade tools, in grade.py's GRADE_HANDLERS order. */
-export const CASE_TOOLS = [
+/** The six grade tools of grade.py, in its GRADE_HANDLERS order. */
+export const IDD_TOOLS = [
   "idd-lint",
   "gi-runlog-echo",
   "file-exists",
@@ -23,6 +23,18 @@ export const CASE_TOOLS = [
   "shell",
   "gh-calls",
 ] as const;
+
+/** The general tools beside them (lib/grade/general.ts, lib/grade/command.ts). */
+export const GENERAL_TOOLS = [
+  "file-contains",
+  "file-not-contains",
+  "file-equals",
+  "json-path",
+  "command",
+] as const;
+
+/** Every tool a grade assertion may name. */
+export const CASE_TOOLS = [...IDD_TOOLS, ...GENERAL_TOOLS] as const;
 export type CaseTool = (typeof CASE_TOOLS)[number];
 
 const common = {
@@ -31,6 +43,11 @@ const common = {
 };
 const outPath = z.string().min(1).describe("an artifact path; OUT stands for the artifact directory");
 const count = z.number().int().min(0);
+const regex = z.string().min(1).describe("a JavaScript regular expression; ^ and $ match at line ends");
+const needle = {
+  text: z.string().min(1).optional().describe("the literal text to look for (this or regex)"),
+  regex: regex.optional().describe("the pattern to look for (this or text)"),
+};
 
 /** One grade assertion. */
 export const Assertion = z.discriminatedUnion("tool", [
@@ -62,6 +79,52 @@ export const Assertion = z.discriminatedUnion("tool", [
         .optional()
         .describe('calls per "argv[0] argv[1]"; 0 = absent'),
       expect_argv: z.array(z.array(z.string())).optional().describe("the whole normalized argv sequence"),
+      ...common,
+    })
+    .strict(),
+  z
+    .object({
+      tool: z.literal("file-contains"),
+      file: outPath,
+      ...needle,
+      count: count.optional().describe("exactly this many occurrences (default: at least min_count)"),
+      min_count: count.optional().describe("at least this many occurrences (default 1)"),
+      ...common,
+    })
+    .strict(),
+  z.object({ tool: z.literal("file-not-contains"), file: outPath, ...needle, ...common }).strict(),
+  z
+    .object({
+      tool: z.literal("file-equals"),
+      file: outPath,
+      golden: z
+        .string()
+        .min(1)
+        .describe("the expected file, relative to the case directory (e.g. expected/a.md)"),
+      ...common,
+    })
+    .strict(),
+  z
+    .object({
+      tool: z.literal("json-path"),
+      file: outPath,
+      path: z.string().describe('where the value is: "a.b[0].c" ("" or "$" is the whole document)'),
+      equals: z.unknown().optional().describe("the value must equal this JSON value (this or matches)"),
+      matches: regex.optional().describe("the value must be a string matching this (this or equals)"),
+      ...common,
+    })
+    .strict(),
+  z
+    .object({
+      tool: z.literal("command"),
+      run: z
+        .string()
+        .min(1)
+        .describe("a bash command run in the subject's sandbox with OUT as its directory"),
+      stdout_contains: z.string().optional().describe("literal text its stdout must contain"),
+      stdout_matches: regex.optional().describe("a pattern its stdout must match"),
+      stderr_contains: z.string().optional().describe("literal text its stderr must contain"),
+      stderr_matches: regex.optional().describe("a pattern its stderr must match"),
       ...common,
     })
     .strict(),

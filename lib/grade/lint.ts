@@ -6,7 +6,9 @@ import { basename, dirname } from "node:path";
 import type { z } from "zod";
 import { pyRepr } from "../compat/py/repr.ts";
 import { isPyDict, PyFloat, pyInt } from "../compat/py/value.ts";
-import { CASE_TOOLS, Case, readCaseJson } from "./case.ts";
+import { closest } from "../core/suggest.ts";
+import { CASE_TOOLS, Case, IDD_TOOLS, readCaseJson } from "./case.ts";
+import { generalProblem } from "./general.ts";
 import { shellShapeProblem } from "./idd.ts";
 import { OUT_PATH_RE } from "./out.ts";
 import type { LintFinding, LintReport } from "./result.ts";
@@ -69,8 +71,11 @@ function issueMessage(issue: z.core.$ZodIssue, data: unknown): string {
       const what = TYPE_WORDS[issue.expected] ?? issue.expected;
       return `expected ${what}, got ${got === undefined ? "nothing" : pyRepr(got)}`;
     }
-    case "invalid_union":
-      return `expected one of ${CASE_TOOLS.join(", ")}, got ${got === undefined ? "nothing" : pyRepr(got)}`;
+    case "invalid_union": {
+      const near = typeof got === "string" ? closest(got, CASE_TOOLS) : undefined;
+      const hint = near ? ` (did you mean ${JSON.stringify(near)}?)` : "";
+      return `expected one of ${CASE_TOOLS.join(", ")}, got ${got === undefined ? "nothing" : pyRepr(got)}${hint}`;
+    }
     case "too_small":
       if (issue.origin === "string") return "expected a non-empty string";
       if (issue.origin === "array") return "expected a non-empty list";
@@ -88,13 +93,13 @@ function outTokens(value: string): string[] {
   return [...value.matchAll(/(?<![A-Za-z0-9_])OUT(?=\/|$|[^A-Za-z0-9_])[^\s"'()<>;|&$`]*/g)].map((m) => m[0]);
 }
 
-function assertionFindings(
+function assertionRules(
   a: Record<string, unknown>,
   i: number,
   add: (path: Path, message: string) => void,
 ): void {
   const strings: [Path, string][] = [];
-  if (typeof a.file === "string") strings.push([["grade", i, "file"], a.file]);
+  if (typeof a.file === "string" && isIddTool(a.tool)) strings.push([["grade", i, "file"], a.file]);
   if (Array.isArray(a.args)) {
     for (const [k, x] of a.args.entries())
       if (typeof x === "string") strings.push([["grade", i, "args", k], x]);
@@ -121,6 +126,24 @@ function assertionFindings(
   if (a.tool === "file-exists" && a.file === undefined && a.args === undefined) {
     add(["grade", i, "file"], "expected the file to check (file, or args[0])");
   }
+  const general = generalProblem(a);
+  if (general) add(["grade", i, general.field], general.message);
+}
+
+function isIddTool(tool: unknown): boolean {
+  return (IDD_TOOLS as readonly unknown[]).includes(tool);
+}
+
+/**
+ * What run-eval refuses before any subject starts: the findings about the grade assertions themselves
+ * (unknown tool, unknown key, wrong type, a malformed assertion), not the authoring rules (a label,
+ * missing or repeated, is printed for you as grade.py did; name, skill, an assertion that expects
+ * failure). Throws ConfigError when case.json cannot be read.
+ */
+export function assertionFindings(dir: string): LintFinding[] {
+  return lintCase(dir).findings.filter(
+    (f) => /^grade\[\d+\]/.test(f.path) && !/^grade\[\d+\]\.label$/.test(f.path),
+  );
 }
 
 /** Lints the case in `dir`; throws ConfigError when it cannot be read as a JSON object. */
@@ -160,7 +183,7 @@ export function lintCase(dir: string): LintReport {
   const labels = new Map<string, number>();
   for (const [i, a] of grade.entries()) {
     if (!isPyDict(a)) continue;
-    assertionFindings(a, i, add);
+    assertionRules(a, i, add);
     if (typeof a.label === "string" && a.label !== "") {
       const first = labels.get(a.label);
       if (first === undefined) labels.set(a.label, i);

@@ -1,4 +1,4 @@
-// Grades one case: loads it (lib/grade/case.ts), runs each assertion through GRADE_HANDLERS and compares
+// Grades one case: loads it (lib/grade/case.ts), runs each assertion through HANDLERS (grade.py's six and the general tools) and compares
 // the tool's exit with expect_exit, exactly as grade.py's _grade_one did. Bad assertions (not an
 // object, unknown tool, expect_exit that int() refuses) are failed lines and grading goes on.
 // It prints nothing; lib/grade/render.ts turns the GradeResult into grade.py's text.
@@ -8,7 +8,7 @@ import { isPyDict, pyInt, pyTruthy } from "../compat/py/value.ts";
 import { messageOf } from "../core/errors.ts";
 import { realpathOr } from "../core/fsx.ts";
 import { loadCase } from "./case.ts";
-import { GRADE_HANDLERS, isGradeTool } from "./handlers.ts";
+import { HANDLERS, isGradeTool } from "./handlers.ts";
 import type { AssertionResult, GradeResult } from "./result.ts";
 import type { GradeContext, ToolOutcome } from "./types.ts";
 
@@ -20,6 +20,8 @@ export interface GradeOptions {
   cwd?: string;
   /** The cap on every file an assertion reads (default lib/grade/out.ts MAX_FILE_BYTES). */
   maxFileBytes?: number;
+  /** Runs a `command` assertion sandboxed, with OUT as its directory (lib/grade/command.ts). */
+  exec?: GradeContext["exec"];
 }
 
 /** Grades one assertion in `ctx`. */
@@ -59,7 +61,7 @@ export async function gradeAssertion(
   if (!isGradeTool(tool)) return failed(`unknown tool ${pyRepr(tool)}`);
   let outcome: ToolOutcome;
   try {
-    outcome = await GRADE_HANDLERS[tool](assertion, ctx);
+    outcome = await HANDLERS[tool](assertion, ctx);
   } catch (error) {
     // grade.py would have died with a traceback here (say, an unreadable file); fail this line instead.
     return failed(`grading tool failed: ${messageOf(error)}`);
@@ -81,6 +83,8 @@ export async function gradeCase(
     repoRoot: realpathOr(repoRoot, resolve(repoRoot)),
     cwd: resolve(opts.cwd ?? process.cwd()),
     maxFileBytes: opts.maxFileBytes,
+    caseDir: loaded.dir,
+    exec: opts.exec,
   };
   const assertions: AssertionResult[] = [];
   for (const [i, a] of loaded.grade.entries()) assertions.push(await gradeAssertion(a, i, ctx));

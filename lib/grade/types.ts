@@ -11,6 +11,21 @@ export interface GradeContext {
   cwd: string;
   /** The cap on every file an assertion reads (default lib/grade/out.ts MAX_FILE_BYTES). */
   maxFileBytes?: number;
+  /** The case directory (absolute): where `file-equals` finds its golden file. */
+  caseDir?: string;
+  /**
+   * Runs a `command` assertion's argv in the subject's sandbox with OUT as its directory (run-eval
+   * sets it); absent, `command` fails with a reason instead of running on the host.
+   */
+  exec?: (argv: string[]) => Promise<CommandRun>;
+}
+
+/** What a `command` assertion's child did. */
+export interface CommandRun {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
 }
 
 /** What one tool did. A `reason` fails the assertion whatever expect_exit says. */

@@ -4,7 +4,8 @@
 // one sandbox invocation that first runs the isolation probe (lib/isolation/sandbox/proof.ts: it execs the
 // subject only when isolation held); a failing subject's code is the case's code; publish the call
 // log as OUT/gh-calls.jsonl (replacing, never following, anything there); record the isolation
-// proof in OUT/sandbox.json; grade in-process (grade's code), bounded by the grading timeout. Every
+// proof in OUT/sandbox.json; grade in-process (grade's code; a `command` assertion runs in the
+// subject's sandbox, OUT its directory), bounded by the grading timeout. Every
 // file read back is capped (--max-file-bytes) and never a FIFO. The work directory is removed
 // afterwards; --keep copies OUT and the logs out first.
 import { realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -271,7 +272,14 @@ async function grade(
     );
   });
   try {
-    const opts = { repoRoot: ctx.repoRoot, cwd: ctx.repoRoot, maxFileBytes: ctx.maxFileBytes };
+    const exec = (argv: string[]) => {
+      // a `command` assertion runs as the subject ran: same sandbox and environment, OUT as its cwd
+      const spec = { workDir: work.root, cwd: work.out, env: subjectEnv(work), command: argv };
+      const wrapped = ctx.sandbox.wrap({ ...spec, roBinds: [{ host: ctx.gh.dir, inside: ctx.gh.dir }] });
+      const cap = ctx.maxFileBytes ?? MAX_FILE_BYTES;
+      return run(wrapped.argv, { env: wrapped.env, cwd: work.repo, timeoutMs: limit, maxOutputBytes: cap });
+    };
+    const opts = { repoRoot: ctx.repoRoot, cwd: ctx.repoRoot, maxFileBytes: ctx.maxFileBytes, exec };
     graded = await Promise.race([gradeCase(caseDir, work.out, opts), timedOut]);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

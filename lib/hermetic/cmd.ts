@@ -25,7 +25,7 @@ import {
 import { checkReportPath, writeReport } from "../report/index.ts";
 import { GRADE_TIMEOUT_MS, type RunContext } from "./case-run.ts";
 import { renderJunit } from "./junit.ts";
-import { aggregateExit, findCases, runMany } from "./many.ts";
+import { aggregateExit, findCases, lintCases, runMany } from "./many.ts";
 import { flushChunks, processSink } from "./output.ts";
 import { renderRunEvalReportHtml } from "./report.ts";
 import { runResult } from "./result.ts";
@@ -108,6 +108,7 @@ export async function runEval(args: Args): Promise<number> {
     throw new UsageError(`--sandbox must be one of ${MECHANISMS.join(", ")}, got "${args.sandbox}"`);
   if (args.report) checkReportPath(resolve(args.report));
   const cases = findCases(paths);
+  lintCases(cases); // a malformed assertion in any case: exit 2 before any subject starts
 
   const prefer = args.sandbox ? { prefer: args.sandbox as SandboxMechanism } : {};
   const detection = await detectSandbox({ ...prefer, limits: n.sandbox });

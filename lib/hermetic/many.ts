@@ -3,8 +3,9 @@
 // print whole blocks that never interleave. The exit code of the lot is the most severe case's.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { messageOf, ToolError, UsageError } from "../core/errors.ts";
+import { ConfigError, messageOf, ToolError, UsageError } from "../core/errors.ts";
 import { pool } from "../core/pool.ts";
+import { assertionFindings, findingLine } from "../grade/lint.ts";
 import { type CaseOutcome, type RunContext, runCase } from "./case-run.ts";
 import type { Sink } from "./output.ts";
 
@@ -47,6 +48,28 @@ export function findCases(args: string[]): string[] {
     out.push(...(found.length ? found : [abs]));
   }
   return [...new Set(out)];
+}
+
+/**
+ * Lints every case's grade assertions before any subject starts (lib/grade/lint.ts
+ * assertionFindings: unknown tool, unknown key, a malformed assertion) and throws a UsageError (exit
+ * 2) naming each case file, the assertion and what is wrong. A case that cannot be read is left to
+ * runCase, which refuses it on its own (missing case.json, a parse error with line and column).
+ */
+export function lintCases(cases: readonly string[]): void {
+  const lines: string[] = [];
+  for (const dir of cases) {
+    try {
+      for (const f of assertionFindings(dir)) lines.push(findingLine(f));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+    }
+  }
+  if (lines.length === 0) return;
+  lines.push(
+    `refused: ${lines.length} malformed assertion(s), no subject started (grade lint CASE checks one case)`,
+  );
+  throw new UsageError(lines.join("\n✗ "));
 }
 
 /** runCase, with an unexpected error turned into the case's outcome (exit 2, or the error's own code). */

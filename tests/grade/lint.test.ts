@@ -29,6 +29,90 @@ function lint(root: string, edit: (c: typeof GOOD & Record<string, unknown>) => 
   return { ok: report.ok, findings: report.findings.map((f) => `${f.path}: ${f.message}`) };
 }
 
+/** The general tools: one good assertion of each, then each malformed form (appended as grade[5]). */
+const withAssertion = (a: Record<string, unknown>) => (c: typeof GOOD & Record<string, unknown>) => ({
+  ...c,
+  grade: [...c.grade, { label: "general", ...a }],
+});
+const GENERAL_ROWS: {
+  name: string;
+  edit: (c: typeof GOOD & Record<string, unknown>) => unknown;
+  want: string[];
+}[] = [
+  ...[
+    { tool: "file-contains", file: "OUT/report.md", text: "status: ok", count: 1 },
+    { tool: "file-contains", file: "report.md", regex: "^TODO", min_count: 2 },
+    { tool: "file-not-contains", file: "OUT/report.md", regex: "FIXME|XXX" },
+    { tool: "file-equals", file: "OUT/report.md", golden: "expected/report.md" },
+    { tool: "json-path", file: "OUT/result.json", path: "items[0].id", equals: "a-1" },
+    { tool: "json-path", file: "OUT/result.json", path: "$.status", matches: "^ok$" },
+    { tool: "command", run: "test -s report.md", stdout_contains: "", stderr_matches: "^$" },
+  ].map((a) => ({
+    name: `good: ${a.tool} ${Object.keys(a).slice(2).join(" ")}`,
+    edit: withAssertion(a),
+    want: [],
+  })),
+  {
+    name: "a misspelt tool: did you mean",
+    edit: withAssertion({ tool: "file-contain", file: "OUT/a", text: "x" }),
+    want: [
+      `grade[5].tool: expected one of idd-lint, gi-runlog-echo, file-exists, red-green, shell, gh-calls, file-contains, file-not-contains, file-equals, json-path, command, got 'file-contain' (did you mean "file-contains"?)`,
+    ],
+  },
+  {
+    name: "file-contains: a key it does not take",
+    edit: withAssertion({ tool: "file-contains", file: "OUT/a", text: "x", pattern: "x" }),
+    want: ["grade[5].pattern: unknown field"],
+  },
+  {
+    name: "file-contains: count of the wrong type",
+    edit: withAssertion({ tool: "file-contains", file: "OUT/a", text: "x", count: "2" }),
+    want: ["grade[5].count: expected an integer, got '2'"],
+  },
+  {
+    name: "file-contains: a bad regex",
+    edit: withAssertion({ tool: "file-contains", file: "OUT/a", regex: "a(" }),
+    want: ["grade[5].regex: expected a valid regular expression: Invalid regular expression: missing )"],
+  },
+  {
+    name: "file-contains: both text and regex",
+    edit: withAssertion({ tool: "file-contains", file: "OUT/a", regex: "a", text: "a" }),
+    want: ["grade[5].text: expected exactly one of text, regex"],
+  },
+  {
+    name: "file-not-contains: no file",
+    edit: withAssertion({ tool: "file-not-contains", text: "a" }),
+    want: ["grade[5].file: expected a string, got nothing"],
+  },
+  {
+    name: "file-equals: a golden outside the case",
+    edit: withAssertion({ tool: "file-equals", file: "OUT/a", golden: "/etc/passwd" }),
+    want: [`grade[5].golden: expected a path under the case directory without "..", got '/etc/passwd'`],
+  },
+  {
+    name: "json-path: neither equals nor matches",
+    edit: withAssertion({ tool: "json-path", file: "OUT/a.json", path: "a" }),
+    want: ["grade[5].equals: expected exactly one of equals, matches"],
+  },
+  {
+    name: "json-path: a path that does not parse",
+    edit: withAssertion({ tool: "json-path", file: "OUT/a.json", path: "a..b", equals: 1 }),
+    want: [`grade[5].path: expected a path like "a.b[0].c", got 'a..b'`],
+  },
+  {
+    name: "command: run of the wrong type",
+    edit: withAssertion({ tool: "command", run: ["ls"] }),
+    want: ["grade[5].run: expected a string, got ['ls']"],
+  },
+  {
+    name: "command: a bad stdout_matches",
+    edit: withAssertion({ tool: "command", run: "ls", stdout_matches: "*" }),
+    want: [
+      "grade[5].stdout_matches: expected a valid regular expression: Invalid regular expression: nothing to repeat",
+    ],
+  },
+];
+
 describe("grade lint (test-357 T1 and the acceptance rules)", () => {
   const cases: {
     name: string;
@@ -67,7 +151,7 @@ describe("grade lint (test-357 T1 and the acceptance rules)", () => {
       name: "unknown tool",
       edit: (c) => ({ ...c, grade: [...c.grade, { tool: "bash", label: "b" }] }),
       want: [
-        "grade[5].tool: expected one of idd-lint, gi-runlog-echo, file-exists, red-green, shell, gh-calls, got 'bash'",
+        "grade[5].tool: expected one of idd-lint, gi-runlog-echo, file-exists, red-green, shell, gh-calls, file-contains, file-not-contains, file-equals, json-path, command, got 'bash'",
       ],
     },
     {
@@ -163,6 +247,7 @@ describe("grade lint (test-357 T1 and the acceptance rules)", () => {
       want: ["grade: expected a list, got nothing"],
     },
     { name: "grade empty", edit: (c) => ({ ...c, grade: [] }), want: ["grade: expected a non-empty list"] },
+    ...GENERAL_ROWS,
   ];
   for (const c of cases) {
     test(c.name, () => {

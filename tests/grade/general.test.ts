@@ -1,0 +1,255 @@
+import { describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  fileContainsTool,
+  fileEqualsTool,
+  fileNotContainsTool,
+  jsonPathTool,
+} from "../../lib/grade/general.ts";
+import type { GradeContext, GradeHandler, ToolOutcome } from "../../lib/grade/types.ts";
+import { REPO } from "../support/grade.ts";
+import { tempDir } from "../support/tmp.ts";
+
+/** OUT with a few artifacts, and a case directory with expected/. */
+function ctxIn(root: string): GradeContext {
+  const out = join(root, "out");
+  const caseDir = join(root, "case");
+  mkdirSync(join(out, "dir"), { recursive: true });
+  mkdirSync(join(caseDir, "expected"), { recursive: true });
+  writeFileSync(join(out, "report.md"), "# Report\nstatus: ok\nTODO one\nTODO two\n");
+  writeFileSync(
+    join(out, "result.json"),
+    '{"status": "ok", "count": 3, "ratio": 1.0, "items": [{"id": "a-1"}], "ok": true}',
+  );
+  writeFileSync(join(out, "bad.json"), '{"status": ');
+  writeFileSync(join(out, "binary.bin"), Buffer.from([0xff, 0xfe, 0x00]));
+  writeFileSync(join(caseDir, "expected", "report.md"), "# Report\nstatus: ok\nTODO one\nTODO two\n");
+  writeFileSync(join(caseDir, "expected", "other.md"), "# Report\nstatus: failed\n");
+  symlinkSync(join(out, "report.md"), join(out, "link.md"));
+  execFileSync("mkfifo", [join(out, "fifo")]);
+  return { outDir: out, repoRoot: REPO, cwd: root, caseDir };
+}
+
+type Row = { name: string; a: Record<string, unknown>; want: ToolOutcome };
+
+function table(title: string, tool: GradeHandler, rows: Row[]): void {
+  describe(title, () => {
+    for (const r of rows) {
+      test(r.name, async () => {
+        using tmp = tempDir("grade-general");
+        expect(await tool(r.a, ctxIn(tmp.path))).toEqual(r.want);
+      });
+    }
+  });
+}
+
+const reason = (why: string): ToolOutcome => ({ got: null, reason: why, output: [] });
+
+table("file-contains", fileContainsTool, [
+  {
+    name: "literal text, at least once (default)",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "status: ok" },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "a path without OUT/ is under OUT too",
+    a: { tool: "file-contains", file: "report.md", text: "TODO" },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "exact count holds",
+    a: { tool: "file-contains", file: "OUT/report.md", regex: "^TODO \\w+$", count: 2 },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "exact count fails",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "TODO", count: 1 },
+    want: { got: 1, output: ['OUT/report.md: "TODO" found 2 time(s) (first at line 3), wanted exactly 1'] },
+  },
+  {
+    name: "min_count fails",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "TODO", min_count: 3 },
+    want: { got: 1, output: ['OUT/report.md: "TODO" found 2 time(s) (first at line 3), wanted at least 3'] },
+  },
+  {
+    name: "not there",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "status: failed" },
+    want: { got: 1, output: ['OUT/report.md: "status: failed" found 0 time(s), wanted at least 1'] },
+  },
+  {
+    name: "count 0 is 'absent'",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "FIXME", count: 0 },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "a missing file",
+    a: { tool: "file-contains", file: "OUT/none.md", text: "x" },
+    want: reason("cannot read OUT/none.md: no such file"),
+  },
+  {
+    name: "a link under OUT is refused",
+    a: { tool: "file-contains", file: "OUT/link.md", text: "x" },
+    want: reason("cannot read OUT/link.md: a symbolic link where a file or directory was expected"),
+  },
+  {
+    name: "a FIFO never blocks",
+    a: { tool: "file-contains", file: "OUT/fifo", text: "x" },
+    want: reason("cannot read OUT/fifo: not a regular file"),
+  },
+  {
+    name: "not UTF-8",
+    a: { tool: "file-contains", file: "OUT/binary.bin", text: "x" },
+    want: reason("cannot read OUT/binary.bin: not valid UTF-8"),
+  },
+  {
+    name: "malformed: text and regex",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "x", regex: "x" },
+    want: reason("text: expected exactly one of text, regex"),
+  },
+  {
+    name: "malformed: neither text nor regex",
+    a: { tool: "file-contains", file: "OUT/report.md" },
+    want: reason("text: expected exactly one of text, regex"),
+  },
+  {
+    name: "malformed: count and min_count",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "x", count: 1, min_count: 1 },
+    want: reason("count: expected count or min_count, not both"),
+  },
+  {
+    name: "malformed: a bad regex",
+    a: { tool: "file-contains", file: "OUT/report.md", regex: "(" },
+    want: reason("regex: expected a valid regular expression: Invalid regular expression: missing )"),
+  },
+  {
+    name: "malformed: a path leaving OUT",
+    a: { tool: "file-contains", file: "OUT/../etc/passwd", text: "root" },
+    want: reason(`file: expected a path under OUT without "..", got 'OUT/../etc/passwd'`),
+  },
+]);
+
+table("file-not-contains", fileNotContainsTool, [
+  {
+    name: "absent",
+    a: { tool: "file-not-contains", file: "OUT/report.md", text: "FIXME" },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "present: where, and how often",
+    a: { tool: "file-not-contains", file: "OUT/report.md", regex: "todo|TODO" },
+    want: {
+      got: 1,
+      output: ["OUT/report.md: regex /todo|TODO/ found 2 time(s), wanted none", 'line 3: "TODO one"'],
+    },
+  },
+  {
+    name: "a missing file",
+    a: { tool: "file-not-contains", file: "OUT/none.md", text: "x" },
+    want: reason("cannot read OUT/none.md: no such file"),
+  },
+  {
+    name: "malformed: neither text nor regex",
+    a: { tool: "file-not-contains", file: "OUT/report.md" },
+    want: reason("text: expected exactly one of text, regex"),
+  },
+]);
+
+table("file-equals", fileEqualsTool, [
+  {
+    name: "equal to the golden file",
+    a: { tool: "file-equals", file: "OUT/report.md", golden: "expected/report.md" },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "differs: the first differing line, wanted and got",
+    a: { tool: "file-equals", file: "OUT/report.md", golden: "expected/other.md" },
+    want: {
+      got: 1,
+      output: [
+        "OUT/report.md differs from expected/other.md at line 2:",
+        '  want: "status: failed"',
+        '  got:  "status: ok"',
+      ],
+    },
+  },
+  {
+    name: "a missing golden file",
+    a: { tool: "file-equals", file: "OUT/report.md", golden: "expected/none.md" },
+    want: reason("cannot read golden expected/none.md: no such file"),
+  },
+  {
+    name: "malformed: a golden path leaving the case",
+    a: { tool: "file-equals", file: "OUT/report.md", golden: "../out/report.md" },
+    want: reason(`golden: expected a path under the case directory without "..", got '../out/report.md'`),
+  },
+]);
+
+table("json-path", jsonPathTool, [
+  {
+    name: "equals a string",
+    a: { tool: "json-path", file: "OUT/result.json", path: "status", equals: "ok" },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "equals a number ($.)",
+    a: { tool: "json-path", file: "OUT/result.json", path: "$.count", equals: 3 },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "1.0 equals 1",
+    a: { tool: "json-path", file: "OUT/result.json", path: "ratio", equals: 1 },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "true does not equal 1",
+    a: { tool: "json-path", file: "OUT/result.json", path: "ok", equals: 1 },
+    want: { got: 1, output: ["OUT/result.json at ok: got true, wanted 1"] },
+  },
+  {
+    name: "matches in a list",
+    a: { tool: "json-path", file: "OUT/result.json", path: "items[0].id", matches: "^a-\\d+$" },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "equals an object",
+    a: { tool: "json-path", file: "OUT/result.json", path: "items", equals: [{ id: "a-1" }] },
+    want: { got: 0, output: [] },
+  },
+  {
+    name: "a different value",
+    a: { tool: "json-path", file: "OUT/result.json", path: "count", equals: 4 },
+    want: { got: 1, output: ["OUT/result.json at count: got 3, wanted 4"] },
+  },
+  {
+    name: "matches only strings",
+    a: { tool: "json-path", file: "OUT/result.json", path: "count", matches: "3" },
+    want: { got: 1, output: ["OUT/result.json at count: got 3, wanted /3/"] },
+  },
+  {
+    name: "no such key",
+    a: { tool: "json-path", file: "OUT/result.json", path: "items[0].name", equals: "x" },
+    want: { got: 1, output: [`OUT/result.json: no value at 'items[0].name': $.items[0] has no key "name"`] },
+  },
+  {
+    name: "index past the end",
+    a: { tool: "json-path", file: "OUT/result.json", path: "items[3]", equals: "x" },
+    want: { got: 1, output: ["OUT/result.json: no value at 'items[3]': $.items has 1 item(s)"] },
+  },
+  {
+    name: "not JSON",
+    a: { tool: "json-path", file: "OUT/bad.json", path: "status", equals: "ok" },
+    want: reason("OUT/bad.json: Expecting value: line 1 column 12 (char 11)"),
+  },
+  {
+    name: "malformed: equals and matches",
+    a: { tool: "json-path", file: "OUT/result.json", path: "status", equals: "ok", matches: "ok" },
+    want: reason("equals: expected exactly one of equals, matches"),
+  },
+  {
+    name: "malformed: a path that does not parse",
+    a: { tool: "json-path", file: "OUT/result.json", path: "items[x]", equals: 1 },
+    want: reason(`path: expected a path like "a.b[0].c", got 'items[x]'`),
+  },
+]);
