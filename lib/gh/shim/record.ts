@@ -71,8 +71,12 @@ export class Recorder {
   readonly pending: Capture[] = [];
   private readonly index = new CallIndex();
 
-  /** Buffers a sealed capture. */
-  add(capture: Capture): void {
+  /**
+   * Buffers a sealed capture, its --json field list sorted: gh_shim.py kept the order it was given,
+   * and `gh-shim lint` then refused its own cassette.
+   */
+  add(raw: Capture): void {
+    const capture = { ...raw, argv: normalizeArgv(raw.argv) };
     this.index.add(toPendingCall(capture, this.pending.length));
     this.pending.push(capture);
   }

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGh } from "../../../lib/gh/shim/gh.ts";
+import { lintCassetteFile } from "../../../lib/gh/shim/lint.ts";
 import { findRealGh, Recorder, sealCapture } from "../../../lib/gh/shim/record.ts";
 import { DETECTORS } from "../../../lib/redact/index.ts";
 import { tempDir } from "../../support/tmp.ts";
@@ -174,7 +175,7 @@ describe("record mode", () => {
 });
 
 describe("Recorder", () => {
-  test("buffered captures replay before they are flushed, and flush writes once", () => {
+  test("buffered captures replay before they are flushed, and flush writes once, --json fields sorted (lint-clean)", () => {
     using dir = tempDir("shim-record");
     const cassette = join(dir.path, "c.json");
     const rec = new Recorder();
@@ -186,12 +187,14 @@ describe("Recorder", () => {
     expect({
       hit: hit?.stdout,
       before,
-      calls: JSON.parse(readFileSync(cassette, "utf8")).calls.length,
+      calls: JSON.parse(readFileSync(cassette, "utf8")).calls,
+      lint: lintCassetteFile(cassette),
       pending: rec.pending.length,
     }).toEqual({
       hit: "[]\n",
       before: false,
-      calls: 1,
+      calls: [{ argv: ["issue", "list", "--json", "number,title"], stdout: "[]\n", stderr: "", exit: 0 }],
+      lint: { exitCode: 0, output: "" },
       pending: 0,
     });
   });
