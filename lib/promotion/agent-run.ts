@@ -15,7 +15,7 @@ import { scanRunRoot } from "../leak/index.ts";
 import { collectRunRoot } from "./collect.ts";
 import type { AgentConfig, loadPromotionTask, loadRubric, PLACEHOLDERS } from "./formats.ts";
 import type { Arm } from "./git.ts";
-import { type ArmName, type KeyRecord, sortedJson } from "./records.ts";
+import { type ArmName, type KeyRecord, pyDump } from "./records.ts";
 import { type RunRoot, stageRun } from "./stage.ts";
 
 type Rubric = ReturnType<typeof loadRubric>;
@@ -169,7 +169,7 @@ export async function oneRun(r: OneRun): Promise<KeyRecord> {
   writeConfined(
     r.runDir,
     `checks/${r.bid}/case.json`,
-    sortedJson({ name: `promotion/${r.task.id}`, grade: r.rubric.checks }),
+    pyDump({ name: `promotion/${r.task.id}`, grade: r.rubric.checks }),
     { mkdirs: true },
   );
   const caseDir = join(r.runDir, "checks", r.bid);

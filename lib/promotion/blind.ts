@@ -11,7 +11,7 @@ import { writeConfined } from "../core/confined-write.ts";
 import type { Criterion } from "../leak/index.ts";
 import { walkTree } from "../leak/walk.ts";
 import { redactText } from "../redact/index.ts";
-import { FIXED_MTIME, sortedJson } from "./records.ts";
+import { FIXED_MTIME, pyDump } from "./records.ts";
 
 export const REDACTED = "[redacted]";
 
@@ -114,7 +114,7 @@ export function writePacket(
     const text = decodeUtf8(rawBytes(rawDir, `out/${rel}`));
     if (text !== null) put(`out/${rel}`, scrub(redactText(text).text));
   }
-  put("criteria.json", sortedJson(criteria.map((c) => ({ id: c.id, text: c.text }))));
+  put("criteria.json", pyDump(criteria.map((c) => ({ id: c.id, text: c.text }))));
   return written;
 }
 

@@ -113,9 +113,21 @@ export function promotionRunJsonSchemas(): Record<
   };
 }
 
-/** The original's `json.dumps(sort_keys=True, indent=2)` bytes (ASCII-escaped, no trailing newline). */
+/**
+ * `json.dumps(sort_keys=True, indent=2)` (ASCII-escaped, no trailing newline): the sealed manifest's
+ * bytes and its MAC body. Never change it: runs sealed earlier must keep verifying.
+ */
 export function sortedJson(value: unknown): string {
   return pyJsonDumps(value, { sortKeys: true, indent: 2 });
+}
+
+/**
+ * agent_eval.py's `_dump`: `json.dumps(sort_keys=True, indent=2, ensure_ascii=False) + "\n"`, the bytes
+ * of every file a run and a verdict write that the original wrote too (sealed key and order,
+ * provenance, blind criteria and scores template, the checks' case.json).
+ */
+export function pyDump(value: unknown): string {
+  return `${pyJsonDumps(value, { sortKeys: true, indent: 2, ensureAscii: false })}\n`;
 }
 
 /** The one-line stdout form of a failure: `json.dumps(result, sort_keys=True)`. */
@@ -181,7 +193,7 @@ export function verdictJson<
 }
 
 export function writeSorted(path: string, value: unknown): void {
-  writeFileAtomic(path, sortedJson(value));
+  writeFileAtomic(path, pyDump(value));
 }
 
 export function loadProvenance(path: string): Provenance {

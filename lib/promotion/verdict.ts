@@ -26,8 +26,8 @@ import {
   loadSealedKey,
   loadSealedOrder,
   type Provenance,
+  pyDump,
   type SealedKey,
-  sortedJson,
   type VerdictRecord,
   verdictJson,
 } from "./records.ts";
@@ -183,7 +183,7 @@ export async function promotionVerdict(opts: {
   const artifacts = listed.filter((a) => a.path !== "scores.json");
   artifacts.push({ path: "scores.json", sha256: verdict.scores_sha256, bytes: bytes.length });
   artifacts.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  writeFileAtomic(provPath, sortedJson({ ...prov, artifacts, verdict: verdictJson(verdict) }));
+  writeFileAtomic(provPath, pyDump({ ...prov, artifacts, verdict: verdictJson(verdict) }));
   if (seal.ok) sealRun(runDir);
   return verdict;
 }

@@ -610,6 +610,7 @@ describe("T7-T9 one blinded run of 2+2", () => {
     const head = `{"baseline": ${rate(baseline)}, "candidate": ${rate(candidate)}, "decided_at": "${res.out.decided_at}", "min_pass_rate": 0.5, "pass_threshold": 1.0, "result": "${result}", "scores_sha256": "${res.out.scores_sha256}"`;
     expect(res.stdout.slice(0, res.stdout.indexOf(', "stats": '))).toEqual(head);
     const stored = readFileSync(join(dir, "provenance.json"), "utf8");
+    expect(stored.slice(-3)).toEqual("\n}\n"); // _dump's trailing newline
     expect(stored.slice(stored.indexOf('  "verdict": {'), stored.indexOf('    "stats": {'))).toEqual(
       `  "verdict": {\n    "baseline": {\n      "n": ${baseline.n},\n      "pass_rate": ${baseline.pass_rate}.0,\n      "passed": ${baseline.passed}\n    },\n    "candidate": {\n      "n": ${candidate.n},\n      "pass_rate": ${candidate.pass_rate}.0,\n      "passed": ${candidate.passed}\n    },\n    "decided_at": "${res.out.decided_at}",\n    "min_pass_rate": 0.5,\n    "pass_threshold": 1.0,\n    "result": "${result}",\n    "scores_sha256": "${res.out.scores_sha256}",\n`,
     );

@@ -13,8 +13,8 @@ import {
   loadScores,
   loadSealedKey,
   promotionRunJsonSchemas,
+  pyDump,
   resultJson,
-  sortedJson,
   verdictJson,
 } from "../../lib/promotion/records.ts";
 import { decide, differenceInterval, runsNeeded, verdictStats } from "../../lib/promotion/verdict.ts";
@@ -226,8 +226,8 @@ describe("numbers the original writes as floats are written as floats", () => {
     },
     {
       name: "verdict in provenance (indent 2)",
-      got: () => sortedJson({ verdict: verdictJson({ ...verdict, result: "hold" }) }),
-      want: '{\n  "verdict": {\n    "baseline": {\n      "n": 2,\n      "pass_rate": 0.0,\n      "passed": 0\n    },\n    "candidate": {\n      "n": 2,\n      "pass_rate": 1.0,\n      "passed": 2\n    },\n    "decided_at": "2026-01-01T00:00:00Z",\n    "min_pass_rate": 0.5,\n    "pass_threshold": 1.0,\n    "result": "hold",\n    "scores_sha256": "ab"\n  }\n}',
+      got: () => pyDump({ verdict: verdictJson({ ...verdict, result: "hold" }) }),
+      want: '{\n  "verdict": {\n    "baseline": {\n      "n": 2,\n      "pass_rate": 0.0,\n      "passed": 0\n    },\n    "candidate": {\n      "n": 2,\n      "pass_rate": 1.0,\n      "passed": 2\n    },\n    "decided_at": "2026-01-01T00:00:00Z",\n    "min_pass_rate": 0.5,\n    "pass_threshold": 1.0,\n    "result": "hold",\n    "scores_sha256": "ab"\n  }\n}\n',
     },
     {
       name: "our stats beside it: rates as floats too",
@@ -243,9 +243,14 @@ describe("numbers the original writes as floats are written as floats", () => {
       want: '{"alpha": 0.05, "p1": 0.0, "p2": 1.0, "power": 0.8, "runs_per_arm": 2, "target": "observed"}',
     },
     {
+      name: "the files a run writes: _dump (sorted, indent 2, non-ASCII kept, trailing newline)",
+      got: () => pyDump({ text: "Öffne einen PR — bitte", id: "opens-pr", n: [1, 0.5] }),
+      want: '{\n  "id": "opens-pr",\n  "n": [\n    1,\n    0.5\n  ],\n  "text": "Öffne einen PR — bitte"\n}\n',
+    },
+    {
       name: "sealed key: duration_s round(seconds, 3)",
       got: () =>
-        sortedJson(
+        pyDump(
           keyJson({
             a1b2c3d4: {
               arm: "baseline",
