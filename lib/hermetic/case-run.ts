@@ -22,11 +22,11 @@ import { renderGrade } from "../grade/render.ts";
 import type { GradeResult } from "../grade/result.ts";
 import { gradeCase } from "../grade/runner.ts";
 import type { IsolationProbe, IsolationProof, Sandbox, SandboxSpec } from "../isolation/sandbox/index.ts";
-import { linksLeaving, outIsDirectory, publishCallLog, replaceInOut } from "./collect.ts";
+import { linksLeaving, outIsDirectory, publishCallLog, replaceInOut, showCaseCassette } from "./collect.ts";
 import { refusalWords } from "./copy.ts";
 import { keepRun } from "./keep.ts";
 import { layOut, makeWorkRoot, subjectEnv, type Work } from "./layout.ts";
-import { BufferSink, type OutputChunk, type Sink } from "./output.ts";
+import { BufferSink, type OutputChunk, outShown, type Sink } from "./output.ts";
 import { checkRepoScripts, copyRepoScripts } from "./scripts.ts";
 
 const RULE = "┄".repeat(20);
@@ -166,7 +166,9 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
     const work = layOut(root, caseDir);
     copyRepoScripts(scripts.sources, work.scripts);
     installGh(ctx.gh, work.bin);
-    buf.out(`◆ eval ${outcome.name}\n${RULE}\n  case: ${caseDir}\n  out:  ${work.out}\n  gh:   ${work.gh}\n`);
+    buf.out(
+      `◆ eval ${outcome.name}\n${RULE}\n  case: ${caseDir}\n  out:  ${outShown(work.out, ctx.keep)}\n  gh:   ${work.gh}\n`,
+    );
     writeFileSync(work.callLog, "");
     ctx.prepare(ctx.sandbox, root);
     return await runPrepared(work, caseDir, ctx, buf, outcome, finish);
@@ -205,8 +207,8 @@ async function runPrepared(
   const proof = verdict.proof;
   outcome.subjectMs = verdict.started ? subject.durationMs : null;
   outcome.sandbox = proof;
-  buf.out(verdict.stdout);
-  buf.err(subject.stderr);
+  buf.out(showCaseCassette(verdict.stdout, work.cassettes, caseDir));
+  buf.err(showCaseCassette(subject.stderr, work.cassettes, caseDir));
   const logs = { stdout: verdict.stdout, stderr: subject.stderr };
 
   // From here on the runner reads what the subject left behind (lib/hermetic/collect.ts).
@@ -250,6 +252,7 @@ async function runPrepared(
     );
     outcome.kept = kept.dir;
     for (const note of kept.notes) buf.err(`${note}\n`);
+    if (kept.dir) buf.out(`  kept: ${kept.dir}\n`);
   }
   return result;
 }

@@ -10,7 +10,7 @@ import { UsageError } from "../core/errors.ts";
 import { numberFlag } from "../core/flags.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger } from "../core/log.ts";
-import { Progress } from "../core/progress.ts";
+import { Progress, progressMode } from "../core/progress.ts";
 import { stageGh } from "../gh/stage.ts";
 import { MAX_FILE_BYTES } from "../grade/out.ts";
 import {
@@ -29,7 +29,7 @@ import { aggregateExit, findCases, lintCases, runMany } from "./many.ts";
 import { flushChunks, processSink } from "./output.ts";
 import { renderRunEvalReportHtml } from "./report.ts";
 import { runResult } from "./result.ts";
-import { renderMarkdown, renderSummary } from "./summary.ts";
+import { renderMarkdown, renderSummary, resultWord } from "./summary.ts";
 
 export const USAGE = "Usage: run-eval [options] <case-dir|folder>...\n";
 
@@ -130,11 +130,14 @@ export async function runEval(args: Args): Promise<number> {
 
   const started = performance.now();
   const single = cases.length === 1 && !args.json;
-  const progress = new Progress(cases.length, !single && !args.json ? undefined : false);
+  // A terminal gets the live line; a log (CI, a pipe) one line per finished case. A single case's
+  // block streams as it runs, and --json keeps stderr for errors: no progress for either.
+  const progress = new Progress(cases.length, single || args.json ? "off" : progressMode());
   const outcomes = await runMany(cases, ctx, n.jobs, {
     sink: () => (single ? processSink : undefined),
     started: (i) => progress.start(cases[i] ?? ""),
-    finished: (i) => progress.finish(cases[i] ?? ""),
+    finished: (i, o) =>
+      progress.finish(cases[i] ?? "", { name: o.name, result: resultWord(o), ms: o.durationMs }),
     inOrder: (_i, outcome) => {
       if (single || args.json) return;
       progress.clear();

@@ -4,7 +4,7 @@
 // over (never through) whatever sits at OUT/gh-calls.jsonl, and OUT may not hold a link that leaves
 // OUT (the grader would otherwise read, say, /etc/shadow as root and quote it in its report).
 import { lstatSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { basename, isAbsolute, join, relative } from "node:path";
 import { ConfinedPathError } from "../core/confined.ts";
 import { copyConfined } from "./copy.ts";
 
@@ -73,4 +73,19 @@ export function linksLeaving(out: string): string[] {
   };
   walk(out);
   return found;
+}
+
+/**
+ * The subject's output with the work directory's copy of the cassette named as the case's own
+ * `cassettes.json`, so a miss (`  cassette: <path>`) points at the file to edit, not at a copy that
+ * is deleted with WORK. A case without one ran on an empty cassette, and the line says so.
+ */
+export function showCaseCassette(text: string, workCassettes: string, caseDir: string): string {
+  if (!text.includes(workCassettes)) return text;
+  const own = join(caseDir, "cassettes.json");
+  const shown =
+    basename(workCassettes) === "cassettes.json"
+      ? own
+      : `${own} (not there: the case ran on an empty cassette)`;
+  return text.replaceAll(workCassettes, shown);
 }

@@ -44,3 +44,11 @@ export const processSink: Sink = {
 export function flushChunks(chunks: readonly OutputChunk[]): void {
   for (const c of chunks) (c.fd === 1 ? process.stdout : process.stderr).write(c.text);
 }
+
+/**
+ * The header's `out:` value: OUT is deleted with the work directory, so its path is shown only when
+ * --keep copies it (run_eval.sh printed a path that was gone when anyone looked).
+ */
+export function outShown(out: string, keep: string | undefined): string {
+  return keep ? `${out} (copied under ${keep} after the run)` : "deleted after the run (--keep DIR keeps it)";
+}

@@ -1,14 +1,16 @@
 // The end-of-run table (case, result, assertions passed/total, time) as terminal text and as the
-// Markdown that goes to $GITHUB_STEP_SUMMARY. Pure functions of the RunResult.
+// Markdown that goes to $GITHUB_STEP_SUMMARY, and the result word the progress lines share. Pure
+// functions of the RunResult.
 import type { CaseRunResult, RunResult } from "./result.ts";
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)}s`;
 }
 
-function resultWord(c: CaseRunResult): string {
-  if (c.result === "pass") return "pass";
-  if (c.result === "fail") return "fail";
+/** A case's result in a word or two: pass, fail, `exit N` (the subject's own code), `error N`. */
+export function resultWord(c: Pick<CaseRunResult, "exitCode" | "stage">): string {
+  if (c.exitCode === 0) return "pass";
+  if (c.exitCode === 1) return "fail";
   return c.stage === "subject" ? `exit ${c.exitCode}` : `error ${c.exitCode}`;
 }
 

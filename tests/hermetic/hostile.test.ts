@@ -66,7 +66,7 @@ beforeAll(async () => {
 
 /** The lines of a case's output that explain it (⚠ and ✗), the work directory written as <W>. */
 function why(output: string): string[] {
-  const work = /out: {2}(\S+)\/out\n/.exec(output)?.[1];
+  const work = /gh: {3}(\S+)\/bin\/gh\n/.exec(output)?.[1];
   return output
     .split("\n")
     .filter((l) => /^\s*(│ )?[⚠✗]/.test(l))
@@ -99,8 +99,8 @@ describe("a run whose subjects attack the runner", () => {
         code: 1,
         stage: "grade",
         why: [
-          "│ ✗ cannot read <W>/out/issue.md: refused, not a regular file",
           "✗ issue (want exit 0, got 2)",
+          "│ ✗ cannot read <W>/out/issue.md: refused, not a regular file",
           "✗ grade failed: 0 passed, 1 failed",
           "✗ eval failed: fifo-idd",
           "⚠ --keep: not kept: OUT/issue.md: not a regular file",

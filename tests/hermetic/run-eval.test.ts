@@ -136,14 +136,14 @@ describe("a sandboxed run", () => {
       ],
     });
     const r = await runEval(["--repo", repo, c], { TMPDIR: tmp });
-    const work = /out: {2}(\S+)\/out\n/.exec(r.stdout)?.[1] ?? "";
+    const work = /gh: {3}(\S+)\/bin\/gh\n/.exec(r.stdout)?.[1] ?? "";
     expect({ code: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
       code: 0,
       stdout: [
         "◆ eval ok",
         "┄".repeat(20),
         `  case: ${realpathSync(c)}`,
-        `  out:  ${work}/out`,
+        "  out:  deleted after the run (--keep DIR keeps it)",
         `  gh:   ${work}/bin/gh`,
         "subject-out",
         "  ✓ subject completed",
