@@ -52,6 +52,7 @@ export async function lintCmd(args: ParsedArgs<typeof LINT_ARGS>): Promise<numbe
 
 /** The flags of `gh-shim record`; the command to run follows `--`. */
 export const RECORD_ARGS = {
+  command: { type: "positional", required: false, description: "COMMAND... to run, after --" },
   cassette: { type: "string", description: "the cassette to write (default: ./cassettes.json)" },
   gh: { type: "string", description: "the real gh to record (default: the first gh on PATH)" },
   update: { type: "boolean", description: "re-record calls the cassette already holds" },
