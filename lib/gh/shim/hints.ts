@@ -113,5 +113,5 @@ export function missHints(cassette: Cassette, key: readonly string[]): string {
 
 /** The hint after `✗ cassette not found: <path>`. */
 export function notFoundHint(path: string): string {
-  return `  hint: no file at ${JSON.stringify(path)}; check EVAL_CASSETTES (record one locally with EVAL_RECORD=1)\n`;
+  return `  hint: no file at ${JSON.stringify(path)}; check EVAL_CASSETTES, or record one: gh-shim record --cassette ${JSON.stringify(path)} -- COMMAND\n`;
 }

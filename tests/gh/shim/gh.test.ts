@@ -246,7 +246,7 @@ describe("misses and bad cassettes", () => {
     const path = join(dir.path, "c.json");
     expect(await gh(dir.path, ["pr", "create"])).toEqual({
       stdout: "",
-      stderr: `✗ cassette not found: ${path}\n  hint: no file at ${JSON.stringify(path)}; check EVAL_CASSETTES (record one locally with EVAL_RECORD=1)\n`,
+      stderr: `✗ cassette not found: ${path}\n  hint: no file at ${JSON.stringify(path)}; check EVAL_CASSETTES, or record one: gh-shim record --cassette ${JSON.stringify(path)} -- COMMAND\n`,
       exitCode: 1,
     });
   });
