@@ -41,6 +41,43 @@ function pathProblem(a: Record<string, unknown>, field: string, root: string): F
   return null;
 }
 
+type Field = [name: string, kind: "string" | "count", required: boolean];
+const NEEDLE: Field[] = [
+  ["file", "string", true],
+  ["text", "string", false],
+  ["regex", "string", false],
+];
+
+/** The fields each general file tool reads, and what each must be (grade does not run the schema). */
+const FIELDS: Record<string, Field[]> = {
+  "file-contains": [...NEEDLE, ["count", "count", false], ["min_count", "count", false]],
+  "file-not-contains": NEEDLE,
+  "file-equals": [
+    ["file", "string", true],
+    ["golden", "string", true],
+  ],
+  "json-path": [
+    ["file", "string", true],
+    ["path", "string", true],
+    ["matches", "string", false],
+  ],
+};
+
+function typeProblem(a: Record<string, unknown>): FieldProblem | null {
+  for (const [field, kind, required] of FIELDS[String(a.tool)] ?? []) {
+    const v = a[field];
+    if (v === undefined && !required) continue;
+    if (kind === "string" && (typeof v !== "string" || (v === "" && field !== "path")))
+      return {
+        field,
+        message: `expected a non-empty string, got ${v === undefined ? "nothing" : pyRepr(v)}`,
+      };
+    if (kind === "count" && !(typeof v === "number" && Number.isInteger(v) && v >= 0))
+      return { field, message: `expected an integer >= 0, got ${pyRepr(v)}` };
+  }
+  return null;
+}
+
 /**
  * What is wrong with a general assertion beyond its types (which the zod schema checks): a path
  * leaving OUT or the case directory, a regex that does not compile, text and regex both or neither,
@@ -56,6 +93,8 @@ export function generalProblem(a: Record<string, unknown>): FieldProblem | null 
     }
     return null;
   }
+  const t = typeProblem(a);
+  if (t) return t;
   const p = pathProblem(a, "file", "OUT") ?? pathProblem(a, "golden", "the case directory");
   if (p) return p;
   if (tool === "file-contains" || tool === "file-not-contains") {

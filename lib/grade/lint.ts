@@ -96,7 +96,7 @@ function outTokens(value: string): string[] {
 function assertionRules(
   a: Record<string, unknown>,
   i: number,
-  add: (path: Path, message: string) => void,
+  add: (path: Path, message: string, unlessFound?: boolean) => void,
 ): void {
   const strings: [Path, string][] = [];
   if (typeof a.file === "string" && isIddTool(a.tool)) strings.push([["grade", i, "file"], a.file]);
@@ -127,7 +127,7 @@ function assertionRules(
     add(["grade", i, "file"], "expected the file to check (file, or args[0])");
   }
   const general = generalProblem(a);
-  if (general) add(["grade", i, general.field], general.message);
+  if (general) add(["grade", i, general.field], general.message, true);
 }
 
 function isIddTool(tool: unknown): boolean {
@@ -150,8 +150,11 @@ export function assertionFindings(dir: string): LintFinding[] {
 export function lintCase(dir: string): LintReport {
   const { path: file, dir: abs, data } = readCaseJson(dir);
   const findings: LintFinding[] = [];
-  const add = (path: readonly PropertyKey[], message: string) =>
-    findings.push({ file, path: formatPath(path), message });
+  // `unlessFound`: a rule that repeats what the schema already said about the field adds nothing
+  const add = (path: readonly PropertyKey[], message: string, unlessFound = false) => {
+    const at = formatPath(path);
+    if (!unlessFound || !findings.some((f) => f.path === at)) findings.push({ file, path: at, message });
+  };
   const floats: Path[] = [];
   const plain = unfloat(data, [], floats) as Record<string, unknown>;
   const parsed = Case.safeParse(plain);

@@ -130,6 +130,29 @@ table("file-contains", fileContainsTool, [
   },
 ]);
 
+table("malformed fields graded without lint (grade alone): a reason, never a hang", fileContainsTool, [
+  {
+    name: "empty text",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "" },
+    want: reason("text: expected a non-empty string, got ''"),
+  },
+  {
+    name: "regex not a string",
+    a: { tool: "file-contains", file: "OUT/report.md", regex: 5 },
+    want: reason("regex: expected a non-empty string, got 5"),
+  },
+  {
+    name: "count not an integer",
+    a: { tool: "file-contains", file: "OUT/report.md", text: "x", count: "2" },
+    want: reason("count: expected an integer >= 0, got '2'"),
+  },
+  {
+    name: "no file",
+    a: { tool: "file-contains", text: "x" },
+    want: reason("file: expected a non-empty string, got nothing"),
+  },
+]);
+
 table("file-not-contains", fileNotContainsTool, [
   {
     name: "absent",
