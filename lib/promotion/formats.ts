@@ -88,7 +88,22 @@ export const Rubric = z
           seen.add(c.id);
         });
       }),
-    checks: z.array(Assertion).default([]).describe("grade assertions run on each run's out/"),
+    checks: z
+      .array(Assertion)
+      .superRefine((list, ctx) => {
+        // A rubric's checks run over a run's out/ on the host: there is no case folder for a golden
+        // file and no subject sandbox for a command, so those two tools cannot be graded here.
+        list.forEach((c, i) => {
+          if (c.tool === "file-equals" || c.tool === "command")
+            ctx.addIssue({
+              code: "custom",
+              message: `a tool a rubric can run (${c.tool} needs a case folder and a sandbox: use file-contains or json-path)`,
+              path: [i, "tool"],
+            });
+        });
+      })
+      .default([])
+      .describe("grade assertions run on each run's out/"),
     pass_threshold: fraction.default(1).describe("fraction of criteria a run must meet"),
     min_pass_rate: fraction.default(0.5).describe("candidate pass rate needed to promote"),
   })

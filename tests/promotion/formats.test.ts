@@ -232,6 +232,12 @@ describe("rubric refusals", () => {
         'Cannot load rubric "P": expected lowercase letters, digits and - at criteria[0].id, got "Opens PR"',
     },
     {
+      name: "a check a rubric cannot run (command)",
+      data: { ...RUBRIC, checks: [{ tool: "command", run: "true", label: "runs" }] },
+      message:
+        'Cannot load rubric "P": expected a tool a rubric can run (command needs a case folder and a sandbox: use file-contains or json-path) at checks[0].tool, got "command"',
+    },
+    {
       name: "criterion id repeated",
       data: { ...RUBRIC, criteria: [crit[0], crit[0]] },
       message: 'Cannot load rubric "P": expected a unique id at criteria[1].id, got "opens-pr"',
