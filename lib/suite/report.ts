@@ -1,22 +1,14 @@
 // The task-suite report (`agent-eval suite --report FILE.html`): first a forest plot of each
 // variant's pass rate and its paired difference from the control, with the intervals, verdict,
-// cost and latency beside it; then the per-task matrix (task x variant, one dot per repeat, each a
-// link to that trial's log); then the rest of the scorecard and the infrastructure failures. Every
+// cost and latency beside it; then the per-task matrix (task x variant, report-matrix.ts: a dot per
+// repeat linking to its log, or past DENSE_TRIALS a count per cell with only the failures linked); then the rest of the scorecard and the infrastructure failures. Every
 // figure is read from the scorecard as built by lib/suite/scorecard/index.ts, never recomputed, except the
 // matrix counts, which come from the trials themselves.
 import { ConfigError } from "../core/errors.ts";
 import { int, pct, pp, ppBare, secs, usd } from "../report/format.ts";
 import { attrs, type Html, html, num, page, safeHref, section } from "../report/html.ts";
-import {
-  axisCell,
-  barCell,
-  type Dot,
-  dotsCell,
-  intervalCell,
-  type Scale,
-  type Tone,
-  ticks,
-} from "../report/svg.ts";
+import { axisCell, barCell, intervalCell, type Scale, type Tone, ticks } from "../report/svg.ts";
+import { isDense, type MatrixForm, matrix } from "./report-matrix.ts";
 import { LOCAL_MARK } from "./scorecard/markdown.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./scorecard/schema.ts";
 
@@ -26,6 +18,8 @@ export interface SuiteReportOptions {
   logHref?: (trial: Trial) => string | undefined;
   /** Page title; default `Eval scorecard: <suite>`. */
   title?: string;
+  /** The per-task matrix: a dot per trial, counts per cell, or by size (default; see report-matrix.ts). */
+  matrix?: MatrixForm;
 }
 
 const W = 170;
@@ -146,47 +140,6 @@ function defaultLog(t: Trial): string | undefined {
   return typeof log === "string" ? log : undefined;
 }
 
-function dotOf(t: Trial, href: string | undefined): Dot {
-  const state = t.infra !== undefined ? "infra" : t.pass ? "pass" : "fail";
-  const what = state === "infra" ? `infrastructure failure (${t.infra})` : state;
-  const err = t.error ? `: ${t.error}` : "";
-  return {
-    state,
-    href: safeHref(href),
-    title: `${t.task} · ${t.variant} · repeat ${t.repeat}: ${what}${err}`,
-    attrs: { "data-trial": `${t.task}/${t.variant}/${t.repeat}` },
-  };
-}
-
-function matrix(sc: Scorecard, trials: readonly Trial[], logHref: (t: Trial) => string | undefined): Html {
-  const cells = new Map<string, Trial[]>();
-  for (const t of trials) {
-    const key = `${t.task}\u0000${t.variant}`;
-    const list = cells.get(key);
-    if (list) list.push(t);
-    else cells.set(key, [t]);
-  }
-  const tasks = [...new Set(trials.map((t) => t.task))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const variants = sc.variants.map((v) => v.name);
-  const rows = tasks.map((task) => {
-    const tds = variants.map((variant) => {
-      const list = (cells.get(`${task}\u0000${variant}`) ?? []).sort((a, b) => a.repeat - b.repeat);
-      if (list.length === 0) return html`<td class="neutral">–</td>`;
-      const scored = list.filter((t) => t.infra === undefined);
-      const passes = scored.filter((t) => t.pass).length;
-      return html`<td>${dotsCell(list.map((t) => dotOf(t, logHref(t))))} ${num(
-        { metric: "taskPasses", variant, task },
-        passes,
-        `${passes}/${scored.length}`,
-        "num ci",
-      )}</td>`;
-    });
-    return html`<tr><th scope="row"><code>${task}</code></th>${tds}</tr>`;
-  });
-  const legend = html`<div class="legend"><span><svg width="14" height="14"><circle class="dot pass" cx="7" cy="7" r="5"/></svg> pass</span><span><svg width="14" height="14"><circle class="dot fail" cx="7" cy="7" r="5"/></svg> fail</span><span><svg width="14" height="14"><rect class="dot infra" x="2" y="2" width="10" height="10"/></svg> infrastructure failure (not scored)</span></div>`;
-  return html`${legend}<table class="matrix"><thead><tr><th>Task</th>${variants.map((v) => html`<th>${v}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`;
-}
-
 function infra(trials: readonly Trial[], logHref: (t: Trial) => string | undefined): Html {
   const list = trials.filter((t) => t.infra !== undefined);
   if (list.length === 0) return html`<p class="neutral" data-empty="true">None: every trial was scored.</p>`;
@@ -229,8 +182,15 @@ export function renderSuiteReportHtml(
     section(
       "matrix",
       "Per-task results",
-      matrix(scorecard, trials, logHref),
-      "One dot per repeat; a dot links to that trial's log.",
+      matrix(
+        scorecard.variants.map((v) => v.name),
+        trials,
+        logHref,
+        opts.matrix,
+      ),
+      isDense(opts.matrix ?? "auto", total)
+        ? "Passes per task and variant; only the trials that did not pass are listed, each linked to its log."
+        : "One dot per repeat; a dot links to that trial's log.",
     ),
     section("details", "More figures", details(scorecard)),
     section(

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { goFixed } from "../../lib/compat/go.ts";
 import { renderSuiteReportHtml } from "../../lib/suite/report.ts";
+import { DENSE_TRIALS } from "../../lib/suite/report-matrix.ts";
 import type { Scorecard, Trial } from "../../lib/suite/scorecard/index.ts";
 import {
   ARTIFACTS,
@@ -141,6 +142,79 @@ describe("suite report in Chromium", () => {
       if (mode.colorScheme) await opened.page.screenshot({ path: join(ARTIFACTS, "suite-dark.png") });
       await opened.page.close();
     }
+  });
+});
+
+describe("suite report past DENSE_TRIALS: counts per cell, links only for what did not pass", () => {
+  /** What a counts cell's link must say: the error (infra: its kind and error), the trial's log. */
+  const notPassed = (trials: readonly Trial[]) =>
+    trials
+      .filter((t) => t.infra !== undefined || !t.pass)
+      .map((t) => ({
+        href: t.log as string,
+        text: `#${t.repeat}`,
+        title:
+          t.infra !== undefined ? `infrastructure failure (${t.infra}): ${t.error}` : (t.error ?? "fail"),
+      }))
+      .sort((a, b) => (a.href < b.href ? -1 : 1));
+
+  test("every number, every failure's link and tooltip, details closed, nothing fetched", async () => {
+    const { scorecard, trials } = generateSuite({
+      tasks: 12,
+      variants: ["control", "skills-v2", "opus"],
+      repeats: 3,
+      seed: 7,
+      infraRate: 0.1,
+    });
+    const opened = await browser.open(renderSuiteReportHtml(scorecard, trials, { matrix: "counts" }));
+    const { page } = opened;
+    const shown = (await shownMetrics(page)).map(({ row: _row, ...m }) => m);
+    const order = (m: { metric: string; variant?: string; task?: string }) =>
+      `${m.metric}|${m.variant}|${m.task ?? ""}`;
+    const links = await page.$$eval("[data-section=matrix] details a", (els) =>
+      els.map((el) => ({
+        href: el.getAttribute("href"),
+        text: el.textContent,
+        title: el.closest("[title]")?.getAttribute("title"),
+      })),
+    );
+    expect({
+      sections: await renderedSections(page),
+      metrics: shown.sort((a, b) => (order(a) < order(b) ? -1 : 1)),
+      links: links.sort((a, b) => ((a.href ?? "") < (b.href ?? "") ? -1 : 1)),
+      dots: await page.$$eval("[data-section=matrix] svg", (els) => els.length),
+      open: await page.$$eval("details[open]", (els) => els.length),
+      scripts: await page.$$eval("script", (els) => els.length),
+      foreign: opened.foreign,
+      errors: opened.errors,
+    }).toEqual({
+      sections: ["forest", "matrix", "details", "infra"].map((id) => ({ id, visible: true })),
+      metrics: expectedMetrics(scorecard, trials),
+      links: notPassed(trials),
+      dots: 0,
+      open: 0,
+      scripts: 0,
+      foreign: [],
+      errors: [],
+    });
+    await page.click("[data-section=matrix] details summary");
+    await page.screenshot({ path: join(ARTIFACTS, "suite-counts.png"), fullPage: true });
+    await page.close();
+  });
+
+  test.each([
+    {
+      name: "DENSE_TRIALS trials: a dot per trial",
+      n: DENSE_TRIALS,
+      expected: { dots: true, counts: false },
+    },
+    { name: "one more: counts", n: DENSE_TRIALS + 1, expected: { dots: false, counts: true } },
+  ])("$name", ({ n, expected }) => {
+    const { scorecard, trials } = generateSuite({ tasks: 101, variants: ["a", "b", "c", "d"], repeats: 5 });
+    const doc = renderSuiteReportHtml(scorecard, trials.slice(0, n));
+    expect({ dots: doc.includes("data-trial="), counts: doc.includes('data-matrix="counts"') }).toEqual(
+      expected,
+    );
   });
 });
 
