@@ -1,18 +1,18 @@
 // The leak scan's bench: MB/s and peak memory of the post-run scan (lib/leak scanRunRoot: the canary
 // in every file, the criteria's 8-word shingles in every file here, the worst case) over a seeded,
 // generated 500 MB run root of text files (4 KiB to 4 MiB), against reading the same bytes with the
-// same chunk size and doing nothing (the floor). Memory: each scan runs in a fresh child process and
-// reports its peak RSS, once over a 100 MB part of the tree and once over all 500 MB; flat means the
+// same chunk size and doing nothing (the floor). Memory: each scan runs in a fresh child process whose
+// own peak RSS wait4 reports (tests/bench/_child.ts), once over a 100 MB part of the tree and once over all 500 MB; flat means the
 // two peaks are about equal. Targets: >= 200 MB/s, peak RSS at 500 MB within 1.2x of that at 100 MB.
 // A second, 100 MB tree of non-ASCII prose, binary and base64 shows the normalising paths (no target).
 // Runs alone: `npx bun tests/bench/leak.ts`. The tree is made in a temp dir and removed.
-import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { CHUNK_BYTES, scanRunRoot, walkRunRoot } from "../../lib/leak/index.ts";
 import { prng } from "../support/cassette-gen.ts";
 import { tempDir } from "../support/tmp.ts";
+import { runChild as measureChild } from "./_child.ts";
 
 interface BenchRow {
   bench: string;
@@ -179,10 +179,12 @@ async function child(mode: "scan" | "read", dir: string): Promise<void> {
   );
 }
 
+/** The child's own peak memory comes from wait4 (tests/bench/_child.ts), never its own rusage. */
 function runChild(mode: "scan" | "read", dir: string): ChildResult {
-  const r = spawnSync(process.execPath, [import.meta.filename, `--${mode}`, dir], { encoding: "utf8" });
+  const r = measureChild([process.execPath, import.meta.filename, `--${mode}`, dir]);
   if (r.status !== 0) throw new Error(`leak bench child failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}") as ChildResult;
+  const said = JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}") as ChildResult;
+  return { ...said, maxRssMB: r.maxRssMB };
 }
 
 const mbps = (r: ChildResult) => r.bytes / MB / (r.ms / 1000);

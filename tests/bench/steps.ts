@@ -2,12 +2,15 @@
 // session-clustered scorecard cost at suite sizes well past real ones.
 //   replay:    N cases (anthropic) through runStepSuite against the mock model at --parallel 8,
 //              against the same N bare fetch() POSTs of the same bodies at the same concurrency
-//              (the baseline); steps/s and the ratio.
+//              (the baseline); steps/s and the ratio. The mock runs in its own process; the two
+//              sides alternate over BENCH_STEPS_ROUNDS (default 5) rounds after a warm-up; medians.
 //   match:     gradeAnswer calls per second on a 3-call answer under `calls`.
 //   scorecard: buildStepScorecard over 5,000 results in 500 sessions (5 rates x 2,000 resamples), ms.
 // Runs alone: `npx bun tests/bench/steps.ts`.
 
+import { spawn } from "node:child_process";
 import { pool } from "../../lib/core/pool.ts";
+import { quantile } from "../../lib/stats/quantile.ts";
 import { gradeAnswer } from "../../lib/steps/match.ts";
 import { runStepSuite } from "../../lib/steps/replay-run.ts";
 import { buildStepScorecard, type StepResult } from "../../lib/steps/scorecard.ts";
@@ -17,34 +20,93 @@ import { tempDir } from "../support/tmp.ts";
 import type { BenchRow } from "./run.ts";
 
 const N = Number(process.env.BENCH_STEPS ?? 400);
+const ROUNDS = Number(process.env.BENCH_STEPS_ROUNDS ?? 5);
 
-async function replay(): Promise<BenchRow[]> {
-  await using mock = await startMockModel({
+/** In a child: the mock model on port 0, its URL on stdout, until stdin closes. */
+async function serveMock(): Promise<void> {
+  const mock = await startMockModel({
     script: () => toolCalls([{ name: "Read", args: { file_path: "a.ts" } }]),
   });
+  process.stdout.write(`${mock.url}\n`);
+  process.stdin.resume();
+  await new Promise((r) => process.stdin.once("end", r));
+  await mock[Symbol.asyncDispose]();
+}
+
+/** The mock in its own process, so neither side shares an event loop with the server it measures. */
+async function mockProcess(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [import.meta.filename, "--mock"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = "";
+    child.stdout.on("data", (d: Buffer) => {
+      buf += d.toString();
+      if (buf.includes("\n")) resolve(buf.trim());
+    });
+    child.once("exit", (code) => reject(new Error(`bench mock exited ${code} before listening`)));
+  });
+  const exited = new Promise((r) => child.once("exit", r));
+  const stop = async () => {
+    child.stdin.end();
+    await exited;
+  };
+  return { url, stop };
+}
+
+async function replay(): Promise<BenchRow[]> {
+  const mock = await mockProcess();
   using dir = tempDir("bench-steps");
   writeSuite(
     dir.path,
     Array.from({ length: N }, (_, i) => stepCase("anthropic", { id: `c${i}` })),
   );
   const body = JSON.stringify({ ...REQUESTS.anthropic, model: "m", stream: false });
-  const t0 = performance.now();
-  await pool(Array.from({ length: N }), 8, async () => {
-    const r = await fetch(`${mock.url}/v1/messages`, { method: "POST", body, headers: { "x-api-key": "k" } });
-    await r.json();
-  });
-  const bare = performance.now() - t0;
-  const t1 = performance.now();
-  const sc = await runStepSuite({
-    suite: dir.path,
-    model: "m",
-    url: mock.url,
-    keyEnv: "K",
-    parallel: 8,
-    env: { K: "k" },
-  });
-  const ours = performance.now() - t1;
-  if (sc.pass.rate !== 1) throw new Error("bench replay: expected every step to pass");
+  const bareOnce = async () => {
+    const t0 = performance.now();
+    await pool(Array.from({ length: N }), 8, async () => {
+      const r = await fetch(`${mock.url}/v1/messages`, {
+        method: "POST",
+        body,
+        headers: { "x-api-key": "k" },
+      });
+      await r.json();
+    });
+    return performance.now() - t0;
+  };
+  const oursOnce = async () => {
+    const t1 = performance.now();
+    const sc = await runStepSuite({
+      suite: dir.path,
+      model: "m",
+      url: mock.url,
+      keyEnv: "K",
+      parallel: 8,
+      env: { K: "k" },
+    });
+    if (sc.pass.rate !== 1) throw new Error("bench replay: expected every step to pass");
+    return performance.now() - t1;
+  };
+  // Interleaved rounds, alternating which side goes first, after one warm-up of each; medians.
+  const bares: number[] = [];
+  const ourss: number[] = [];
+  try {
+    await bareOnce();
+    await oursOnce();
+    for (let i = 0; i < ROUNDS; i++) {
+      if (i % 2 === 0) {
+        bares.push(await bareOnce());
+        ourss.push(await oursOnce());
+      } else {
+        ourss.push(await oursOnce());
+        bares.push(await bareOnce());
+      }
+    }
+  } finally {
+    await mock.stop();
+  }
+  const bare = quantile(bares, 0.5);
+  const ours = quantile(ourss, 0.5);
   return [
     { bench: "steps", name: "replay bare fetch (baseline)", value: (N / bare) * 1000, unit: "steps/s" },
     {
@@ -116,4 +178,7 @@ export async function bench(): Promise<BenchRow[]> {
   return [...(await replay()), match(), scorecard()];
 }
 
-if (import.meta.main) console.log(await bench());
+if (import.meta.main) {
+  if (process.argv[2] === "--mock") await serveMock();
+  else console.log(await bench());
+}
