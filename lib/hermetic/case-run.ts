@@ -15,6 +15,7 @@ import { pyStr } from "../compat/py/repr.ts";
 import { pyTruthy } from "../compat/py/value.ts";
 import { ConfigError, messageOf } from "../core/errors.ts";
 import { type ProcResult, run } from "../core/proc.ts";
+import { writeCaseIndex } from "../gh/shim/case-index.ts";
 import { type GhStage, installGh } from "../gh/stage.ts";
 import { readCaseJson } from "../grade/case.ts";
 import { MAX_FILE_BYTES } from "../grade/out.ts";
@@ -171,17 +172,25 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
     );
     writeFileSync(work.callLog, "");
     ctx.prepare(ctx.sandbox, root);
-    return await runPrepared(work, caseDir, ctx, buf, outcome, finish);
+    // The copy is final (prepare's chown set its stamps last): index it once for all gh calls, bound
+    // read-only (sandbox-exec cannot bind, so there the shim parses; lib/gh/shim/case-index.ts).
+    const index = ctx.sandbox.mechanism === "sandbox-exec" ? null : writeCaseIndex(work.cassettes);
+    const binds = [{ host: ctx.gh.dir, inside: ctx.gh.dir }];
+    if (index) binds.push({ host: index, inside: index });
+    return await runPrepared(work, caseDir, { ...ctx, binds }, buf, outcome, finish);
   } finally {
     rmSync(container, { recursive: true, force: true });
     liveWork.delete(container);
   }
 }
 
+/** A case's context once laid out: the read-only binds every sandbox of the case gets. */
+type CaseContext = RunContext & { binds: { host: string; inside: string }[] };
+
 async function runPrepared(
   work: Work,
   caseDir: string,
-  ctx: RunContext,
+  ctx: CaseContext,
   buf: BufferSink,
   outcome: CaseOutcome,
   finish: (code: number, stage: CaseStage, message: string | null) => CaseOutcome,
@@ -190,7 +199,7 @@ async function runPrepared(
     workDir: work.root,
     cwd: work.repo,
     env: subjectEnv(work),
-    roBinds: [{ host: ctx.gh.dir, inside: ctx.gh.dir }],
+    roBinds: ctx.binds,
   };
   const probe = await ctx.probe(ctx.sandbox, spec);
   let subject: ProcResult;
@@ -260,7 +269,7 @@ async function runPrepared(
 async function grade(
   work: Work,
   caseDir: string,
-  ctx: RunContext,
+  ctx: CaseContext,
   buf: BufferSink,
   outcome: CaseOutcome,
   finish: (code: number, stage: CaseStage, message: string | null) => CaseOutcome,
@@ -278,7 +287,7 @@ async function grade(
     const exec = (argv: string[]) => {
       // a `command` assertion runs as the subject ran: same sandbox and environment, OUT as its cwd
       const spec = { workDir: work.root, cwd: work.out, env: subjectEnv(work), command: argv };
-      const wrapped = ctx.sandbox.wrap({ ...spec, roBinds: [{ host: ctx.gh.dir, inside: ctx.gh.dir }] });
+      const wrapped = ctx.sandbox.wrap({ ...spec, roBinds: ctx.binds });
       const cap = ctx.maxFileBytes ?? MAX_FILE_BYTES;
       return run(wrapped.argv, { env: wrapped.env, cwd: work.repo, timeoutMs: limit, maxOutputBytes: cap });
     };

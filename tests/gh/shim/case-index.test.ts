@@ -1,0 +1,116 @@
+// The runner's index beside its cassette copy (lib/gh/shim/case-index.ts): written at once for a
+// fresh copy (no settle wait, no cache dir), used by the shim without parsing the whole cassette, and
+// ignored whenever the copy no longer has the stamps it was built for or the index is damaged.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { normalizeArgv } from "../../../lib/gh/cassette.ts";
+import { INDEX_ABOVE, writeCaseIndex } from "../../../lib/gh/shim/case-index.ts";
+import { openReplayer, sidecarPath } from "../../../lib/gh/shim/replay-cache.ts";
+import { cassetteText, generateCassette } from "../../support/cassette-gen.ts";
+import { tempDir } from "../../support/tmp.ts";
+
+const PROBES = [
+  ...generateCassette(300, 7).calls.map((c) => c.argv),
+  ["auth", "status", "--show-token"],
+  ["issue", "view", "99999", "--json", "number"],
+  ["nothing"],
+];
+
+/** Hit indexes for every probe, and whether the replayer had to parse the whole cassette. */
+function lookups(path: string): { hits: (number | null)[]; parsedWhole: boolean } {
+  const r = openReplayer(path, { cacheDir: null });
+  const hits = PROBES.map((argv) => r.lookup(normalizeArgv(argv))?.index ?? null);
+  return { hits, parsedWhole: r.parsedWhole() };
+}
+
+describe("writeCaseIndex", () => {
+  test("a fresh copy is indexed at once; the shim answers as the full parse without reading it whole", () => {
+    using dir = tempDir("case-index");
+    const path = join(dir.path, "cassettes.json");
+    writeFileSync(path, cassetteText(300, 7));
+    const truth = openReplayer(path, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER });
+    const expected = PROBES.map((argv) => truth.lookup(normalizeArgv(argv))?.index ?? null);
+    const index = writeCaseIndex(path, 0);
+    expect({
+      index,
+      mode: statSync(sidecarPath(path)).mode & 0o777,
+      got: lookups(path),
+    }).toEqual({
+      index: join(dir.path, ".cassettes.json.idx"),
+      mode: 0o444,
+      got: { hits: expected, parsedWhole: false },
+    });
+  });
+
+  test.each([
+    { name: "a cassette below the threshold", text: cassetteText(2), above: INDEX_ABOVE },
+    { name: "an invalid cassette (the shim reports it)", text: '{"version": 3, "calls": []}', above: 0 },
+    { name: "a file that is not JSON", text: "not json", above: 0 },
+  ])("no index for $name", ({ text, above }) => {
+    using dir = tempDir("case-index");
+    const path = join(dir.path, "cassettes.json");
+    writeFileSync(path, text);
+    expect({ index: writeCaseIndex(path, above), file: existsSync(sidecarPath(path)) }).toEqual({
+      index: null,
+      file: false,
+    });
+  });
+
+  test("the shim's error for an invalid cassette is the same with or without the runner", () => {
+    using dir = tempDir("case-index");
+    const path = join(dir.path, "cassettes.json");
+    writeFileSync(path, `{"version": 3, "calls": [${"1,".repeat(40_000)}1]}`);
+    writeCaseIndex(path, 0);
+    let message = "";
+    try {
+      openReplayer(path, { cacheDir: null }).lookup(["x"]);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toEqual("unsupported cassette version: 3");
+  });
+});
+
+describe("a copy that changed after indexing is replayed from its bytes", () => {
+  // entry 0's argv becomes issue vie_ 1 ...: its probe misses from then on
+  const changes: { name: string; change: (path: string) => void; first: number | null }[] = [
+    {
+      name: "rewritten in place, same size, new time stamps",
+      change: (path) => {
+        const text = readFileSync(path, "utf8");
+        writeFileSync(path, text.replace('"view"', '"vie_"'));
+        utimesSync(path, new Date(0), new Date(0));
+      },
+      first: null,
+    },
+    {
+      name: "replaced by another file (new inode)",
+      change: (path) => {
+        writeFileSync(`${path}.new`, readFileSync(path, "utf8").replace('"view"', '"vie_"'));
+        renameSync(`${path}.new`, path);
+      },
+      first: null,
+    },
+    {
+      name: "the index damaged (the sandbox binds it read-only; a damaged one still never decides)",
+      change: (path) => {
+        const idx = sidecarPath(path);
+        const text = readFileSync(idx, "latin1");
+        writeFileSync(idx, text.replace(/ \d{10} \d{10} \d{10}\n/g, " 0000000000 0000000010 0000000020\n"));
+      },
+      first: 0,
+    },
+  ];
+  test.each(changes)("$name", ({ change, first }) => {
+    using dir = tempDir("case-index");
+    const path = join(dir.path, "cassettes.json");
+    writeFileSync(path, cassetteText(300, 7));
+    writeCaseIndex(path, 0);
+    change(path);
+    const truth = openReplayer(path, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER });
+    const expected = PROBES.map((argv) => truth.lookup(normalizeArgv(argv))?.index ?? null);
+    const got = lookups(path).hits;
+    expect({ got, first: got[0] }).toEqual({ got: expected, first });
+  });
+});
