@@ -1,11 +1,10 @@
 // The harvest bench: MB/s and peak memory of `eval-steps harvest` over a seeded, generated, sealed
 // pair store of 200 MB (every protocol, sessions up to 25 steps, auxiliary requests, retries and
 // truncated arms), against reading the same lines and doing nothing (the floor). Each run is a fresh
-// child that reports its peak RSS; memory is flat when the peak over 200 MB is about the peak over
+// child whose own peak RSS wait4 reports (tests/bench/_child.ts); memory is flat when the peak over 200 MB is about the peak over
 // 50 MB. Targets: >= 40 MB/s; peak RSS at 200 MB within 1.5x of that at 50 MB. MB/s is given per
 // wall-clock second and per CPU second (the machine is shared; the CPU figure is the steadier one).
 // Runs alone: `npx bun tests/bench/harvest.ts`. The stores are made in a temp dir and removed.
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +13,7 @@ import { parsePairKey } from "../../lib/steps/pairs/index.ts";
 import { readLines } from "../../lib/steps/pairs/lines.ts";
 import { generateSessions, pairLine, sessionPairs } from "../support/pair-gen.ts";
 import { tempDir } from "../support/tmp.ts";
+import { runChild } from "./_child.ts";
 import type { BenchRow } from "./run.ts";
 
 const MB = 1024 * 1024;
@@ -62,12 +62,11 @@ async function child(mode: string, store: string, key: string, out: string): Pro
   process.stdout.write(JSON.stringify({ ms, cpuMs, maxRssMB: process.resourceUsage().maxRSS / 1024, cases }));
 }
 
+/** The child's own peak memory comes from wait4 (tests/bench/_child.ts), never its own rusage. */
 function inChild(mode: string, store: string, key: string, out: string): ChildResult {
-  const r = spawnSync(process.execPath, [import.meta.filename, `--${mode}`, store, key, out], {
-    encoding: "utf8",
-  });
+  const r = runChild([process.execPath, import.meta.filename, `--${mode}`, store, key, out]);
   if (r.status !== 0) throw new Error(`harvest bench child failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as ChildResult;
+  return { ...(JSON.parse(r.stdout) as ChildResult), maxRssMB: r.maxRssMB };
 }
 
 /** The harvest rows: dry-run and writing MB/s, the read floor, peak memory at 50 and 200 MB. */
