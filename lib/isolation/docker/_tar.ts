@@ -3,6 +3,7 @@
 // (/tmp/home, /tmp/home/.claude, /etc/claude-code) belong to the exec user, so the CLI can write next
 // to its settings; top-level directories (/tmp, /etc) get no entry, so the image's owner and mode stay.
 import { Buffer } from "node:buffer";
+import { closeSync, openSync, readSync } from "node:fs";
 import { type TarEntry, tar } from "../../core/tar.ts";
 
 /** A tar of files at absolute container paths (stored relative to /), owned by uid:gid with their new parents. */
@@ -26,4 +27,31 @@ export function tarFiles(
     entries.push({ kind: "file", name: rel, data: Buffer.from(f.content, "utf8"), mode: f.mode });
   }
   return tar(entries, owner);
+}
+
+/**
+ * The byte offset where the archive at `path` ends (its first end-of-archive zero block), so another
+ * tar's entries can follow it in one stream: docker's untar stops at the first end-of-archive.
+ */
+export function tarEnd(path: string): number {
+  const fd = openSync(path, "r");
+  try {
+    const block = Buffer.alloc(512);
+    for (let at = 0; ; ) {
+      if (readSync(fd, block, 0, 512, at) < 512 || block.every((b) => b === 0)) return at;
+      at += 512 + Math.ceil(entrySize(block) / 512) * 512;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A header's size field: octal text, or base-256 when its high bit is set (GNU, over 8 GiB). */
+function entrySize(header: Buffer): number {
+  const field = header.subarray(124, 136);
+  if ((field[0]! & 0x80) === 0)
+    return Number.parseInt(field.toString("latin1").replace(/\0.*$/s, "").trim() || "0", 8);
+  let n = field[0]! & 0x7f;
+  for (const b of field.subarray(1)) n = n * 256 + b;
+  return n;
 }

@@ -5,13 +5,13 @@
 // build images (lib/isolation/docker/image.ts) nor decide what a failure means for the trial (the suite).
 
 import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, renameSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { messageOf, ToolError } from "../../core/errors.ts";
 import { run } from "../../core/proc.ts";
 import type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../contract.ts";
-import { tarFiles } from "./_tar.ts";
+import { tarEnd, tarFiles } from "./_tar.ts";
 import { forwarderCommand, type ModelBridge, startModelBridge, waitForForwarder } from "./bridge.ts";
 import { isStopping, makeScratchDir, runCall, track } from "./cleanup.ts";
 import {
@@ -106,6 +106,19 @@ function ownerOf(user: string): { uid: number; gid: number } {
   return m ? { uid: Number(m[1]), gid: Number(m[2] ?? m[1]) } : { uid: 0, gid: 0 };
 }
 
+/** A copy of the snapshot with the files' entries appended before its end: one tar for one `docker cp`. */
+function withFiles(
+  ws: Workspace,
+  files: NonNullable<PhaseSpec["files"]>,
+  owner: { uid: number; gid: number },
+) {
+  const path = join(ws.dir, `.in.${randomBytes(4).toString("hex")}.tar`);
+  copyFileSync(snapshot(ws), path);
+  truncateSync(path, tarEnd(path));
+  appendFileSync(path, tarFiles(files, owner));
+  return path;
+}
+
 function result(o: Partial<PhaseResult> & { durationMs: number }): PhaseResult {
   return { exitCode: null, stdout: "", stderr: "", timedOut: false, commandIndex: 0, ...o };
 }
@@ -125,6 +138,7 @@ async function runPhase(
   const name = `proctor-eval-${randomBytes(6).toString("hex")}`;
   let bridge: ModelBridge | undefined;
   let removed = false;
+  let inbound: string | undefined;
   const remove = async () => {
     if (removed) return;
     removed = true;
@@ -145,20 +159,14 @@ async function runPhase(
           : `start: ${tail(start.stderr)}`,
       });
     }
+    // /work and the phase's files in one copy: each `docker cp` is a round trip through the engine.
+    inbound = spec.files?.length ? withFiles(ws, spec.files, ownerOf(spec.user ?? user)) : undefined;
     const copyIn = await call(["cp", "-", `${name}:/`], {
-      stdinFile: snapshot(ws),
+      stdinFile: inbound ?? snapshot(ws),
       timeoutMs: INFRA_TIMEOUT_MS,
     });
     if (copyIn.exitCode !== 0)
       return result({ durationMs: elapsed(), infraError: `copy in: ${tail(copyIn.stderr)}` });
-    if (spec.files?.length) {
-      const f = await call(["cp", "-", `${name}:/`], {
-        input: tarFiles(spec.files, ownerOf(spec.user ?? user)),
-        timeoutMs: INFRA_TIMEOUT_MS,
-      });
-      if (f.exitCode !== 0)
-        return result({ durationMs: elapsed(), infraError: `copy files: ${tail(f.stderr)}` });
-    }
     const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
     const commands = spec.commands ?? [spec.argv];
     let last = result({ durationMs: 0 });
@@ -202,6 +210,7 @@ async function runPhase(
     // Removal is off the critical path: the next phase starts while this container goes; dispose()
     // and the signal hook wait for it, and the label sweep catches anything still left.
     pending(ws).add(remove().catch(() => undefined));
+    if (inbound) rmSync(inbound, { force: true });
     await bridge?.close();
   }
 }

@@ -2,10 +2,10 @@
 // TestDockerExecEnvArgs), run ids, model URLs and the files tar. No engine needed.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PhaseSpec } from "../../../lib/isolation/contract.ts";
-import { tarFiles } from "../../../lib/isolation/docker/_tar.ts";
+import { tarEnd, tarFiles } from "../../../lib/isolation/docker/_tar.ts";
 import { forwarderCommand, parseModelUrl, waitForForwarder } from "../../../lib/isolation/docker/bridge.ts";
 import { checkRunId, execArgs, runArgs } from "../../../lib/isolation/docker/engine.ts";
 import { tempDir } from "../../support/tmp.ts";
@@ -189,4 +189,40 @@ describe("tarFiles", () => {
     },
     { path: "/", msg: 'Cannot write "/" into a container: expected an absolute path without ".."' },
   ])("rejects $path", ({ path, msg }) => expect(() => tarFiles([{ path, content: "" }])).toThrow(msg));
+});
+
+describe("tarEnd", () => {
+  // A GNU tar snapshot (long names, contents that span blocks, record padding) with the files' tar
+  // appended at its end: one stream that a reader stopping at the first end-of-archive reads whole.
+  test("a snapshot with the files appended reads back both", () => {
+    using dir = tempDir("proctor-tar-end");
+    const src = join(dir.path, "src");
+    const deep = `${"d".repeat(120)}/${"n".repeat(110)}.txt`;
+    mkdirSync(join(src, "d".repeat(120)), { recursive: true });
+    writeFileSync(join(src, deep), "x".repeat(1500));
+    writeFileSync(join(src, "empty"), "");
+    const snap = join(dir.path, "work.tar");
+    const made = spawnSync("tar", ["-C", src, "--transform", "s,^\\.,work,S", "-cf", snap, "."]);
+    expect(made.status).toBe(0);
+    const end = tarEnd(snap);
+    truncateSync(snap, end);
+    appendFileSync(snap, tarFiles([{ path: "/etc/a.json", content: "{}" }]));
+    const list = spawnSync("tar", ["-tf", snap], { encoding: "utf8" });
+    expect({
+      status: list.status,
+      names: list.stdout.split("\n").filter(Boolean).sort(),
+      end: end % 512,
+    }).toEqual({
+      status: 0,
+      names: ["etc/a.json", "work/", `work/${"d".repeat(120)}/`, `work/${deep}`, "work/empty"].sort(),
+      end: 0,
+    });
+  });
+
+  test("an empty file ends at 0", () => {
+    using dir = tempDir("proctor-tar-end");
+    const f = join(dir.path, "e.tar");
+    writeFileSync(f, "");
+    expect(tarEnd(f)).toBe(0);
+  });
 });

@@ -111,8 +111,9 @@ describe("phases", () => {
       // A check's changes are never carried.
       ok("one\ntwo\nthree\n"),
     ]);
+    // The agent's files ride in /work's copy: one `docker cp` in per phase.
     expect(verbs.join(" ")).toBe(
-      "version run cp exec exec cp rm run cp cp exec cp rm run cp exec rm run cp exec rm",
+      "version run cp exec exec cp rm run cp exec cp rm run cp exec rm run cp exec rm",
     );
     expect(await containersOf(id)).toEqual([]);
   });
