@@ -2,7 +2,9 @@
 // `bun run bench`: speed as ratios against a baseline measured in the same process, never as
 // absolute thresholds in tests. Commands run interleaved, round after round, so machine load hits
 // them alike; the figures are medians.
-//   shim:  one replayed gh call on a 10,000-entry cassette vs the same binary's --version and /bin/true
+//   shim:  one replayed gh call on 10 / 10,000 / 100,000-entry cassettes vs the same binary's --version
+//          and /bin/true; the same call the way run-eval makes it (a fresh copy, the runner's index, no
+//          cache dir) vs the warm replay; each gh child's peak RSS by /usr/bin/time
 //   grade: grading a 30-assertion case, through the binary and in-process
 //   run-eval: harness overhead per case (a subject that does nothing, minus its own time), and 50
 //             generated cases at -j 1 and -j 2
@@ -11,10 +13,11 @@
 // BENCH_ONLY=shim,leak runs a subset ("core" = shim, grade, run-eval, machine).
 // Results go to stdout (a table) and .bench/results.json.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeCaseIndex } from "../../lib/gh/shim/case-index.ts";
 import { gradeCase } from "../../lib/grade/runner.ts";
-import { writeTrivialCases } from "../hermetic/support.ts";
+import { writeEvalCase, writeTrivialCases } from "../hermetic/support.ts";
 import { binDir } from "../support/binary.ts";
 import { makeCase30 } from "../support/case-gen.ts";
 import { cassetteText, generateCassette } from "../support/cassette-gen.ts";
@@ -53,6 +56,24 @@ function timeInterleaved(cmds: Cmd[]): Map<string, number> {
   return new Map([...samples].map(([k, v]) => [k, median(v)]));
 }
 
+/** Median peak RSS in KiB of each command's own process, measured by /usr/bin/time (wait4), interleaved. */
+function peakKb(cmds: Cmd[], rounds = 5): Map<string, number> {
+  const samples = new Map<string, number[]>(cmds.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const c of cmds) {
+      const r = spawnSync("/usr/bin/time", ["-f", "%M", ...c.argv], {
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...c.env },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      const kb = Number(r.stderr.toString().trim().split("\n").at(-1));
+      if (r.status !== 0 || !Number.isFinite(kb))
+        throw new Error(`${c.name}: exited ${r.status}: ${r.stderr}`);
+      samples.get(c.name)!.push(kb);
+    }
+  }
+  return new Map([...samples].map(([k, v]) => [k, median(v)]));
+}
+
 async function timeInProcess(fn: () => Promise<unknown>): Promise<number> {
   const xs: number[] = [];
   for (let i = 0; i < ROUNDS + WARMUP; i++) {
@@ -85,30 +106,90 @@ const add = (bench: string, m: Map<string, number>, baseline: string) => {
 };
 
 using dir = tempDir("proctor-bench");
-if (wanted("core")) await core();
+// "core" is these four; each also runs alone (BENCH_ONLY=shim).
+const inCore = (area: string) => wanted("core") || wanted(area);
+if (["shim", "grade", "run-eval", "machine"].some(inCore)) await core();
 
 async function core(): Promise<void> {
   const bin = await binDir();
+  const RUN_ROUNDS = Number(process.env.BENCH_RUN_ROUNDS ?? 5);
+  if (inCore("shim")) await shimBench(bin);
+  if (inCore("grade")) await gradeBench(bin);
+  if (inCore("run-eval")) runEvalBench(bin, RUN_ROUNDS);
+  if (inCore("machine")) machineBench(RUN_ROUNDS);
+}
 
+async function shimBench(bin: string): Promise<void> {
   // Shim: the index cache is written for a cassette that has stood unchanged for a moment (see
   // lib/gh/shim/replay-cache.ts), so the cassettes are written first and the warm-up rounds build it.
+  // "in run-eval" is the path a subject's gh takes (issue 17 item 2): a fresh copy of the cassette
+  // with the runner's index beside it (lib/gh/shim/case-index.ts) and no usable cache dir (the
+  // sandbox's /tmp is private), against the warm replay of the same cassette: target <= 1.1x.
   const shimCmds: Cmd[] = [
     { name: "/bin/true", argv: ["/bin/true"] },
     { name: "gh --version", argv: [join(bin, "gh"), "--version"] },
   ];
-  for (const n of [10, 10_000]) {
+  const SIZES = [10, 10_000, 100_000];
+  const noCache = { TMPDIR: "/dev/null/no-cache" };
+  for (const n of SIZES) {
     const path = join(dir.path, `cassette-${n}.json`);
     writeFileSync(path, cassetteText(n));
-    const argv = generateCassette(n).calls[Math.floor(n / 2)]!.argv;
-    shimCmds.push({
-      name: `gh replay (${n} entries)`,
-      argv: [join(bin, "gh"), ...argv],
-      env: { EVAL_CASSETTES: path },
-    });
+    const copy = join(dir.path, `work-${n}`, "cassettes.json");
+    mkdirSync(dirname(copy));
+    copyFileSync(path, copy);
+    writeCaseIndex(copy);
+    const argv = [join(bin, "gh"), ...generateCassette(n).calls[Math.floor(n / 2)]!.argv];
+    shimCmds.push(
+      { name: `gh replay (${n} entries)`, argv, env: { EVAL_CASSETTES: path } },
+      { name: `gh replay in run-eval (${n} entries)`, argv, env: { EVAL_CASSETTES: copy, ...noCache } },
+    );
+    if (n === 10_000) {
+      const bare = join(dir.path, `bare-${n}.json`);
+      copyFileSync(path, bare);
+      shimCmds.push({
+        name: `gh replay in run-eval before #17 (${n} entries, no index)`,
+        argv,
+        env: { EVAL_CASSETTES: bare, ...noCache },
+      });
+    }
   }
   await new Promise((r) => setTimeout(r, 2100));
-  add("shim", timeInterleaved(shimCmds), "gh --version");
+  const shim = timeInterleaved(shimCmds);
+  add("shim", shim, "gh --version");
+  for (const n of SIZES) {
+    const warm = `gh replay (${n} entries)`;
+    const inRun = shim.get(`gh replay in run-eval (${n} entries)`)!;
+    rows.push({
+      bench: "shim-run-eval",
+      name: `gh call in run-eval vs warm replay (${n} entries)`,
+      value: inRun,
+      unit: "ms",
+      ratio: inRun / shim.get(warm)!,
+      baseline: warm,
+      target: "<= 1.1x",
+    });
+  }
+  // Peak memory of the gh child itself (/usr/bin/time -f %M: wait4's rusage of that child alone; a
+  // spawnSync child's resource usage would carry this process's peak), against the 10-entry cassette.
+  const peaks = peakKb(shimCmds.filter((c) => c.name.startsWith("gh replay") && !c.name.includes("before")));
+  for (const n of SIZES) {
+    for (const kind of ["gh replay", "gh replay in run-eval"]) {
+      const base = `${kind} (10 entries)`;
+      const kb = peaks.get(`${kind} (${n} entries)`)!;
+      rows.push({
+        bench: "shim-memory",
+        name: `${kind} peak RSS (${n} entries)`,
+        value: kb / 1024,
+        unit: "MiB",
+        ratio: kb / peaks.get(base)!,
+        baseline: base,
+        target: "<= 1.1x (flat)",
+      });
+    }
+  }
+}
 
+async function gradeBench(bin: string): Promise<void> {
   // Grade: a seeded 30-assertion case covering all six tools.
   const { caseDir, outDir } = makeCase30(join(dir.path, "case30"));
   add(
@@ -134,7 +215,9 @@ async function core(): Promise<void> {
     ],
   ]);
   add("grade-inproc", inProc, "read case.json (in-process baseline)");
+}
 
+function runEvalBench(bin: string, RUN_ROUNDS: number): void {
   // run-eval: fewer rounds, each round is a whole sandboxed run.
   function wall(argv: string[], env: Record<string, string> = {}): number {
     const t0 = performance.now();
@@ -145,7 +228,6 @@ async function core(): Promise<void> {
     if (r.status !== 0) throw new Error(`${argv.join(" ")}: exited ${r.status}: ${r.stderr}`);
     return performance.now() - t0;
   }
-  const RUN_ROUNDS = Number(process.env.BENCH_RUN_ROUNDS ?? 5);
   const trivial = writeTrivialCases(join(dir.path, "trivial"), 50);
   const ten = trivial.slice(0, 10);
   const subjectAlone: number[] = [];
@@ -172,6 +254,38 @@ async function core(): Promise<void> {
     `run-eval: -j 2 is ${(median(j1) / median(j2)).toFixed(2)}x faster than -j 1 (target 1.7x)\n`,
   );
 
+  // A 5-call case through run-eval with a 10,000-entry cassette vs the same case with 10 entries (the
+  // issue measured 3x before the runner's index): target <= 1.1x.
+  const fiveCall = (n: number): string => {
+    const calls = generateCassette(n).calls;
+    const body = [0.1, 0.3, 0.5, 0.7, 0.9]
+      .map((f) => calls[Math.floor(n * f)]!.argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" "))
+      .map((args) => `gh ${args} >/dev/null`)
+      .join("\n");
+    const c = writeEvalCase(join(dir.path, "five"), { name: `five-${n}`, body });
+    writeFileSync(join(c, "cassettes.json"), cassetteText(n));
+    return c;
+  };
+  const five = [fiveCall(10), fiveCall(10_000)];
+  const fiveMs: number[][] = [[], []];
+  for (let round = 0; round < RUN_ROUNDS + 1; round++) {
+    const t = five.map((c) => wall([join(bin, "run-eval"), c]));
+    if (round > 0) for (const [i, v] of t.entries()) fiveMs[i]!.push(v);
+  }
+  const [small, large] = fiveMs.map(median) as [number, number];
+  ms("run-eval", "5 gh calls, 10-entry cassette", small, 1, "itself");
+  rows.push({
+    bench: "run-eval",
+    name: "5 gh calls, 10,000-entry cassette",
+    value: large,
+    unit: "ms",
+    ratio: large / small,
+    baseline: "5 gh calls, 10-entry cassette",
+    target: "<= 1.1x",
+  });
+}
+
+function machineBench(RUN_ROUNDS: number): void {
   // The machine's own ceiling for -j 2: process creation run as two parallel loops vs one loop doing
   // the same total work. A sandboxed case is mostly fork/exec, so -j 2 cannot beat this ratio here.
   function forkLoops(parallel: number, total: number): number {
