@@ -46,7 +46,8 @@ export const BUNDLES = ARCHIVE_LINKS;
 
 /** Release targets. Windows is left out: the sandbox run-eval needs does not exist there. */
 export const TARGETS = ["bun-linux-x64", "bun-linux-arm64", "bun-darwin-x64", "bun-darwin-arm64"] as const;
-type Target = (typeof TARGETS)[number];
+/** A release target, as `bun build --target` names it. */
+export type Target = (typeof TARGETS)[number];
 
 const FLAGS = ["--all", "--archives", "--bundles", "--no-bytecode"];
 
@@ -69,8 +70,35 @@ function hostTarget(): Target {
   return target as Target;
 }
 
-async function bunBuild(entry: string, args: string[], what: string): Promise<void> {
-  const r = await run([BUN, "build", entry, ...COMMON, ...args], { cwd: ROOT });
+/**
+ * `bun build` arguments that compile `entry` into a standalone binary, as the release is compiled
+ * (tests/bench/dist.ts builds its hello-world floor with these).
+ */
+export function compileArgs(entry: string, target: Target, outfile: string, bytecode: boolean): string[] {
+  // Precompiled bytecode cuts the binary's start by about a third (59 -> 41 ms here), and every
+  // replayed gh call pays that start; it is reproducible too (same bytes on every build). Splitting
+  // turns each lazily imported tool (scripts/proctor.ts) into its own chunk, embedded in the binary
+  // like the entry (Bun's docs, "Code splitting" under executables; no file beside the binary), so
+  // `gh` and `--version` load their own code and not the whole bundle (tests/bench/dist.ts measures
+  // it against a hello world built with these flags). ESM keeps top-level await in the entries.
+  // Tools that run inside other people's repositories must not pick up their .env or bunfig.toml.
+  return [
+    "build",
+    entry,
+    ...COMMON,
+    "--compile",
+    "--splitting",
+    `--target=${target}`,
+    ...(bytecode ? ["--bytecode"] : []),
+    "--format=esm",
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    `--outfile=${outfile}`,
+  ];
+}
+
+async function bunBuild(args: string[], what: string): Promise<void> {
+  const r = await run([BUN, ...args], { cwd: ROOT });
   if (r.exitCode !== 0) {
     process.stderr.write(r.stderr);
     throw new Error(`Cannot build ${what}: bun build exited ${r.exitCode}`);
@@ -78,23 +106,7 @@ async function bunBuild(entry: string, args: string[], what: string): Promise<vo
 }
 
 function compile(target: Target, outfile: string, bytecode: boolean): Promise<void> {
-  // Precompiled bytecode cuts the binary's start by about a third (59 -> 41 ms here), and every
-  // replayed gh call pays that start; it is reproducible too (same bytes on every build). ESM keeps
-  // top-level await in the entries. Tools that run inside other people's repositories must not pick
-  // up their .env or bunfig.toml.
-  return bunBuild(
-    join(ROOT, "scripts/proctor.ts"),
-    [
-      "--compile",
-      `--target=${target}`,
-      ...(bytecode ? ["--bytecode"] : []),
-      "--format=esm",
-      "--no-compile-autoload-dotenv",
-      "--no-compile-autoload-bunfig",
-      `--outfile=${outfile}`,
-    ],
-    target,
-  );
+  return bunBuild(compileArgs(join(ROOT, "scripts/proctor.ts"), target, outfile, bytecode), target);
 }
 
 /** The generated entry of one tool's bundle: the tool's main, as its link in the binary would run it. */
@@ -128,7 +140,8 @@ async function bundles(dist: string): Promise<void> {
     writeFileSync(entry, bundleEntry(tool));
     const outfile = join(out, `${tool}.js`);
     // Deno runs Node-targeted ESM with node: built-ins as they are.
-    await bunBuild(entry, ["--target=node", "--format=esm", `--outfile=${outfile}`], `the ${tool} bundle`);
+    const args = ["build", entry, ...COMMON, "--target=node", "--format=esm", `--outfile=${outfile}`];
+    await bunBuild(args, `the ${tool} bundle`);
     writeFileSync(outfile, `#!/usr/bin/env node\n${readFileSync(outfile, "utf8").replace(/^#!.*\n/, "")}`);
     chmodSync(outfile, 0o755);
     process.stderr.write(`built ${outfile}\n`);

@@ -2,7 +2,17 @@
 // byte-identical binaries, archives and bundles (the whole SHA256SUMS is compared); the host archive
 // keeps to its budget (60 MB to download, 150 MB unpacked); bad command lines exit 2 with one line.
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { run } from "../lib/core/proc.ts";
@@ -14,11 +24,33 @@ import { BIN, REPO_ROOT } from "./support/tools.ts";
 
 const TREE = ["lib", "scripts", "package.json", "tsconfig.json", "bunfig.toml"];
 
-/** Copies what the build reads into `dest`, with node_modules linked, as a second checkout would be. */
+/** Mirrors the tree at `src` into `dest` with hard links (a copy where linking fails), links kept as links. */
+function linkTree(src: string, dest: string): void {
+  mkdirSync(dest, { recursive: true });
+  for (const e of readdirSync(src, { withFileTypes: true })) {
+    const [from, to] = [join(src, e.name), join(dest, e.name)];
+    if (e.isDirectory()) linkTree(from, to);
+    else if (e.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+    else {
+      try {
+        linkSync(from, to);
+      } catch {
+        copyFileSync(from, to);
+      }
+    }
+  }
+}
+
+/**
+ * Copies what the build reads into `dest`, node_modules inside it (hard-linked), as a second checkout
+ * would be. Not a symlink to ours: the bundler names each --splitting chunk by a hash over module
+ * paths relative to the checkout, and a symlink resolves to a path whose relative form differs with
+ * the checkout's depth, which no real checkout has.
+ */
 function checkout(dest: string): string {
   mkdirSync(dest, { recursive: true });
   for (const entry of TREE) cpSync(join(REPO_ROOT, entry), join(dest, entry), { recursive: true });
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(dest, "node_modules"));
+  linkTree(join(REPO_ROOT, "node_modules"), join(dest, "node_modules"));
   return dest;
 }
 
