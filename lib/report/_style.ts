@@ -43,6 +43,8 @@ svg text{fill:var(--muted);font-size:10px;font-family:inherit}
 .dot.pass{fill:var(--pass)}.dot.fail{fill:var(--bg);stroke:var(--fail);stroke-width:1.5}.dot.infra{fill:var(--infra)}
 details table{table-layout:fixed}
 .wide{overflow-x:auto}.forest th[scope=row]{white-space:nowrap}
+.chunk{content-visibility:auto;contain-intrinsic-size:auto 2400px}.counts{table-layout:fixed}
+@media print{.chunk{content-visibility:visible}}
 .counts td[style]{background:linear-gradient(90deg,var(--pass) var(--p),var(--line) var(--p)) no-repeat left bottom/100% 3px}
 .counts summary{cursor:pointer;color:var(--muted);font-size:12px}.counts details{font-size:12px}
 .counts details a{color:var(--fail)}.counts details .infra{color:var(--infra)}

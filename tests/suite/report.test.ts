@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { goFixed } from "../../lib/compat/go.ts";
 import { renderSuiteReportHtml } from "../../lib/suite/report.ts";
-import { DENSE_TRIALS } from "../../lib/suite/report-matrix.ts";
+import { CHUNK, DENSE_TRIALS } from "../../lib/suite/report-matrix.ts";
 import type { Scorecard, Trial } from "../../lib/suite/scorecard/index.ts";
 import {
   ARTIFACTS,
@@ -122,25 +122,32 @@ describe("suite report in Chromium", () => {
       await page.close();
     });
 
-  test("dark and print render every section with no request and no error", async () => {
+  test("dark and print render every section with no request and no error, in both matrix forms", async () => {
     const { scorecard, trials } = generateSuite(cases[0]!);
-    const doc = renderSuiteReportHtml(scorecard, trials);
-    for (const mode of [{ colorScheme: "dark" as const }, { media: "print" as const }]) {
-      const opened = await browser.open(doc, mode);
-      const bg = await bodyBackground(opened.page);
-      expect({
-        sections: (await renderedSections(opened.page)).every((s) => s.visible),
-        bg,
-        foreign: opened.foreign,
-        errors: opened.errors,
-      }).toEqual({
-        sections: true,
-        bg: mode.colorScheme === "dark" ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)",
-        foreign: [],
-        errors: [],
-      });
-      if (mode.colorScheme) await opened.page.screenshot({ path: join(ARTIFACTS, "suite-dark.png") });
-      await opened.page.close();
+    for (const form of ["dots", "counts"] as const) {
+      const doc = renderSuiteReportHtml(scorecard, trials, { matrix: form });
+      for (const mode of [{ colorScheme: "dark" as const }, { media: "print" as const }]) {
+        const opened = await browser.open(doc, mode);
+        const bg = await bodyBackground(opened.page);
+        expect({
+          form,
+          sections: (await renderedSections(opened.page)).every((s) => s.visible),
+          bg,
+          foreign: opened.foreign,
+          errors: opened.errors,
+        }).toEqual({
+          form,
+          sections: true,
+          bg: mode.colorScheme === "dark" ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)",
+          foreign: [],
+          errors: [],
+        });
+        if (mode.colorScheme)
+          await opened.page.screenshot({
+            path: join(ARTIFACTS, form === "dots" ? "suite-dark.png" : "suite-counts-dark.png"),
+          });
+        await opened.page.close();
+      }
     }
   });
 });
@@ -204,17 +211,23 @@ describe("suite report past DENSE_TRIALS: counts per cell, links only for what d
 
   test.each([
     {
-      name: "DENSE_TRIALS trials: a dot per trial",
+      name: "DENSE_TRIALS trials: a dot per trial, one table",
       n: DENSE_TRIALS,
-      expected: { dots: true, counts: false },
+      expected: { dots: true, counts: false, tables: 1 },
     },
-    { name: "one more: counts", n: DENSE_TRIALS + 1, expected: { dots: false, counts: true } },
+    {
+      name: "one more: counts, CHUNK tasks to a table",
+      n: DENSE_TRIALS + 1,
+      expected: { dots: false, counts: true, tables: Math.ceil(101 / CHUNK) },
+    },
   ])("$name", ({ n, expected }) => {
     const { scorecard, trials } = generateSuite({ tasks: 101, variants: ["a", "b", "c", "d"], repeats: 5 });
     const doc = renderSuiteReportHtml(scorecard, trials.slice(0, n));
-    expect({ dots: doc.includes("data-trial="), counts: doc.includes('data-matrix="counts"') }).toEqual(
-      expected,
-    );
+    expect({
+      dots: doc.includes("data-trial="),
+      counts: doc.includes('data-matrix="counts"'),
+      tables: doc.split('<table class="matrix').length - 1,
+    }).toEqual(expected);
   });
 });
 
