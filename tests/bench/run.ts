@@ -171,7 +171,7 @@ async function shimBench(bin: string): Promise<void> {
   }
   // Peak memory of the gh child itself (/usr/bin/time -f %M: wait4's rusage of that child alone; a
   // spawnSync child's resource usage would carry this process's peak), against the 10-entry cassette.
-  const peaks = peakKb(shimCmds.filter((c) => c.name.startsWith("gh replay") && !c.name.includes("before")));
+  const peaks = peakKb(shimCmds.filter((c) => c.name.startsWith("gh replay")));
   for (const n of SIZES) {
     for (const kind of ["gh replay", "gh replay in run-eval"]) {
       const base = `${kind} (10 entries)`;
@@ -187,6 +187,15 @@ async function shimBench(bin: string): Promise<void> {
       });
     }
   }
+  const before = "gh replay in run-eval before #17 (10000 entries, no index)";
+  rows.push({
+    bench: "shim-memory",
+    name: `${before} peak RSS`,
+    value: peaks.get(before)! / 1024,
+    unit: "MiB",
+    ratio: peaks.get(before)! / peaks.get("gh replay in run-eval (10 entries)")!,
+    baseline: "gh replay in run-eval (10 entries)",
+  });
 }
 
 async function gradeBench(bin: string): Promise<void> {
