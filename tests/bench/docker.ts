@@ -63,9 +63,11 @@ export async function bench(): Promise<BenchRow[]> {
     await trial(runner, image, url, -1); // warm-up: image layers in the page cache, the CLI's first start
     const floors: number[] = [];
     const trials: number[] = [];
+    // Interleaved, and each round alternates which side goes first (a shared machine's load drifts).
     for (let i = 0; i < ROUNDS; i++) {
-      floors.push(await floor(image));
+      if (i % 2 === 0) floors.push(await floor(image));
       trials.push(await trial(runner, image, url, i));
+      if (i % 2 === 1) floors.push(await floor(image));
     }
     const f = quantile(floors, 0.5);
     const tr = quantile(trials, 0.5);
