@@ -1,24 +1,35 @@
 // The distribution's bench: how fast the binary starts and how big the release archives are.
-//   start: `proctor --version` through the release binary (bytecode), the same build without
-//          bytecode (what --bytecode buys), grade's Node and Deno bundles and /bin/true (the floor),
-//          interleaved round after round so machine load hits them alike; medians.
+//   start: `proctor --version` and one replayed `gh` call (10,000-entry cassette, index warm) through
+//          the release binary (bytecode, --splitting), against the floor: a hello world compiled with
+//          the same flags (scripts/build.ts compileArgs) that writes its line through process.stdout
+//          as the tools do (target: within 1.1x, wall and CPU). Also: the same build as one bundle
+//          (no --splitting, as before issue 17), without bytecode, grade's Node and Deno bundles, a
+//          console.log hello world (below the floor: Bun's process.stdout costs ~10 ms CPU on first
+//          use) and /bin/true. Interleaved round after round (the order rotates) so machine load hits
+//          them alike; medians. CPU is the child's own (wait4 via spawnSync's rusage); peak memory
+//          is the child's own too, through GNU time (tests/bench/_child.ts), never the parent's peak.
 //   size:  each archive's download (.tar.gz as shipped, and .tar.xz for comparison) and unpacked
 //          size, against the budget: at most 60 MB to download and 150 MB on disk per platform
 //          (xz at its default preset -6: -9 takes minutes per archive on a loaded machine).
 // Every target is built into a temp folder (BENCH_DIST_TARGETS=host limits it to this machine's).
 // Runs alone: `npx bun tests/bench/dist.ts`.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { unpackedBytes } from "../../lib/core/tar.ts";
+import { compileArgs, type Target } from "../../scripts/build.ts";
+import { cassetteText, generateCassette } from "../support/cassette-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
+import { runChild } from "./_child.ts";
 // Type-only: erased, so run.ts's own top-level run never starts from here.
 import type { BenchRow } from "./run.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
+const WARMUP = 3;
 const MB = 1e6;
+const HOST = `bun-${process.platform}-${process.arch}` as Target;
 
 function build(outdir: string, flags: string[]): void {
   const r = spawnSync(BIN.bun, [join(REPO_ROOT, "scripts/build.ts"), ...flags, `--outdir=${outdir}`], {
@@ -28,26 +39,81 @@ function build(outdir: string, flags: string[]): void {
   if (r.status !== 0) throw new Error(`build ${flags.join(" ")} failed: ${r.stderr}`);
 }
 
-/** Median wall time in ms of each command, measured in interleaved rounds after 3 warm-up rounds. */
-function startTimes(cmds: Record<string, string[]>): Map<string, number> {
-  const samples = new Map(Object.keys(cmds).map((k) => [k, [] as number[]]));
-  for (let round = 0; round < ROUNDS + 3; round++) {
-    for (const [name, [file, ...args]] of Object.entries(cmds)) {
+/** Compiles `entry` into dir/name for this machine with the release's flags (or as one bundle, no splitting). */
+function compileHost(dir: string, name: string, entry: string, splitting = true): string {
+  const out = join(dir, name);
+  const args = compileArgs(entry, HOST, out, true).filter((a) => splitting || a !== "--splitting");
+  const r = spawnSync(BIN.bun, args, { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  if (r.status !== 0) throw new Error(`compile ${name} failed: ${r.stderr}`);
+  return out;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+}
+
+interface Start {
+  wallMs: number;
+  cpuMs: number;
+  maxRssMB: number;
+}
+
+/** Medians of each command's wall time, own CPU and own peak memory, in rotating interleaved rounds. */
+function startTimes(cmds: Record<string, string[]>, env: Record<string, string>): Map<string, Start> {
+  const names = Object.keys(cmds);
+  const samples = new Map(
+    names.map((k) => [k, { wall: [] as number[], cpu: [] as number[], rss: [] as number[] }]),
+  );
+  for (let round = 0; round < ROUNDS + WARMUP; round++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + round) % names.length]!;
+      const [file, ...args] = cmds[name]!;
       const t0 = performance.now();
-      const r = spawnSync(file ?? "", args, {
-        stdio: "ignore",
-        env: { PATH: "/usr/bin:/bin", HOME: "/tmp" },
-      });
-      if (r.status !== 0) throw new Error(`${name} exited ${r.status}`);
-      if (round >= 3) samples.get(name)?.push(performance.now() - t0);
+      const r = Bun.spawnSync([file!, ...args], { stdio: ["ignore", "ignore", "pipe"], env });
+      const wall = performance.now() - t0;
+      if (r.exitCode !== 0) throw new Error(`${name} exited ${r.exitCode}: ${r.stderr}`);
+      // GNU time's CPU is in 10 ms steps, too coarse here; its %M is the child's own peak.
+      const mem = runChild([file!, ...args], { env });
+      if (mem.status !== 0) throw new Error(`${name} exited ${mem.status} under time: ${mem.stderr}`);
+      if (round < WARMUP) continue;
+      const s = samples.get(name)!;
+      s.wall.push(wall);
+      s.cpu.push(Number(r.resourceUsage.cpuTime.total) / 1000);
+      s.rss.push(mem.maxRssMB);
     }
   }
   return new Map(
-    [...samples].map(([k, xs]) => {
-      const s = xs.sort((a, b) => a - b);
-      return [k, s[Math.floor(s.length / 2)] ?? Number.NaN];
-    }),
+    [...samples].map(([k, s]) => [
+      k,
+      { wallMs: median(s.wall), cpuMs: median(s.cpu), maxRssMB: median(s.rss) },
+    ]),
   );
+}
+
+/** The rows of one start measurement: wall, CPU and peak memory, each as a ratio to the floor. */
+function startRows(times: Map<string, Start>, floor: string, targeted: Set<string>): BenchRow[] {
+  const base = times.get(floor)!;
+  const rows: BenchRow[] = [];
+  const figures = [
+    ["wall", "wallMs", "ms"],
+    ["CPU", "cpuMs", "ms"],
+    ["peak RSS", "maxRssMB", "MB"],
+  ] as const;
+  for (const [what, key, unit] of figures) {
+    for (const [name, t] of times) {
+      rows.push({
+        bench: `dist-start ${what}`,
+        name,
+        value: t[key],
+        unit,
+        ratio: t[key] / base[key],
+        baseline: floor,
+        ...(targeted.has(name) && what !== "peak RSS" ? { target: "<= 1.1x" } : {}),
+      });
+    }
+  }
+  return rows;
 }
 
 function xzBytes(tar: Buffer): number | undefined {
@@ -55,7 +121,7 @@ function xzBytes(tar: Buffer): number | undefined {
   return r.status === 0 ? r.stdout.length : undefined;
 }
 
-/** The dist bench rows: start times (ratios to `proctor --version` with bytecode) and archive sizes. */
+/** The dist bench rows: start times (ratios to a hello world built with the same flags) and archive sizes. */
 export async function bench(): Promise<BenchRow[]> {
   using dir = tempDir("proctor-bench-dist");
   const release = join(dir.path, "release");
@@ -69,23 +135,38 @@ export async function bench(): Promise<BenchRow[]> {
   say("no-bytecode build done");
   const host = `proctor-${process.platform}-${process.arch}`;
   const grade = join(release, "js", "grade.js");
-  const times = startTimes({
-    "/bin/true": ["/bin/true"],
-    "proctor --version (bytecode, as released)": [join(release, host), "--version"],
-    "proctor --version (no bytecode)": [join(plain, host), "--version"],
-    "node dist/js/grade.js --version": [BIN.node, grade, "--version"],
-    "deno run dist/js/grade.js --version": [BIN.deno, "run", "-A", "--quiet", grade, "--version"],
-  });
+  writeFileSync(join(dir.path, "hello.ts"), 'process.stdout.write("hello\\n");\n');
+  writeFileSync(join(dir.path, "hello-console.ts"), 'console.log("hello");\n');
+  const hello = compileHost(dir.path, "hello", join(dir.path, "hello.ts"));
+  const helloConsole = compileHost(dir.path, "hello-console", join(dir.path, "hello-console.ts"));
+  const bundled = compileHost(dir.path, "one-bundle", join(REPO_ROOT, "scripts/proctor.ts"), false);
+  say("floors built");
+  // One replayed call on a 10,000-entry cassette, written first so its index settles (see
+  // lib/gh/shim/replay-cache.ts) and the warm-up rounds build it.
+  const cassette = join(dir.path, "cassette-10000.json");
+  writeFileSync(cassette, cassetteText(10_000));
+  const call = generateCassette(10_000).calls[5_000]!.argv;
+  await new Promise((r) => setTimeout(r, 2100));
+  const floor = "hello world (process.stdout.write, same flags)";
+  const version = "proctor --version (release: bytecode, splitting)";
+  const gh = "gh replay, 10k cassette (release)";
+  const times = startTimes(
+    {
+      [floor]: [hello],
+      "hello world (console.log, same flags)": [helloConsole],
+      "/bin/true": ["/bin/true"],
+      [version]: [join(release, host), "--version"],
+      [gh]: [join(release, host), "gh", ...call],
+      "proctor --version (one bundle, no splitting)": [bundled, "--version"],
+      "gh replay, 10k cassette (one bundle, no splitting)": [bundled, "gh", ...call],
+      "proctor --version (no bytecode)": [join(plain, host), "--version"],
+      "node dist/js/grade.js --version": [BIN.node, grade, "--version"],
+      "deno run dist/js/grade.js --version": [BIN.deno, "run", "-A", "--quiet", grade, "--version"],
+    },
+    { PATH: "/usr/bin:/bin", HOME: "/tmp", EVAL_CASSETTES: cassette },
+  );
   say("start times measured");
-  const base = "proctor --version (bytecode, as released)";
-  const rows: BenchRow[] = [...times].map(([name, ms]) => ({
-    bench: "dist-start",
-    name,
-    value: ms,
-    unit: "ms",
-    ratio: ms / (times.get(base) ?? Number.NaN),
-    baseline: base,
-  }));
+  const rows = startRows(times, floor, new Set([version, gh]));
   for (const file of readdirSync(release)
     .filter((f) => f.endsWith(".tar.gz"))
     .sort()) {
