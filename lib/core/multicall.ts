@@ -42,7 +42,9 @@ export async function dispatch(
       return 0;
     }
     if (first === "--version") {
-      process.stdout.write(`${VERSION}\n`);
+      // console.log, not process.stdout: Bun builds the Node stream on first use, most of what
+      // --version would cost (tests/bench/dist.ts). Same bytes: one string, one newline.
+      console.log(VERSION);
       return 0;
     }
     name = first;
