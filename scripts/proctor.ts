@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 // The multi-call binary: one ~100 MB executable instead of six. It dispatches on the name it is
 // called by (a link named gh, gh-shim, grade, ...) or on a first-word subcommand (proctor grade ...):
-// lib/core/multicall.ts. Tools are imported lazily so `gh` replay does not pay for the others.
+// lib/core/multicall.ts. Tools are imported lazily, and scripts/build.ts compiles with --splitting so
+// each is its own chunk inside the binary: `gh` replay and --version load only what they use.
 import { dispatch, type ToolTable } from "../lib/core/multicall.ts";
 import { VERSION } from "../lib/core/version.ts";
 
