@@ -261,7 +261,7 @@ function indexedReplayer(
 }
 
 /** Keeps the cache bounded: past MAX_INDEXES files, the least recently written go. */
-function prune(dir: string): void {
+export function prune(dir: string): void {
   const names = readdirSync(dir).filter((n) => n.endsWith(".idx"));
   if (names.length <= MAX_INDEXES) return;
   const aged = names.map((n) => ({ path: join(dir, n), mtime: statSync(join(dir, n)).mtimeMs }));

@@ -2,7 +2,16 @@
 // fresh copy (no settle wait, no cache dir), used by the shim without parsing the whole cassette, and
 // ignored whenever the copy no longer has the stamps it was built for or the index is damaged.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { normalizeArgv } from "../../../lib/gh/cassette.ts";
 import { INDEX_ABOVE, writeCaseIndex } from "../../../lib/gh/shim/case-index.ts";
@@ -31,7 +40,7 @@ describe("writeCaseIndex", () => {
     writeFileSync(path, cassetteText(300, 7));
     const truth = openReplayer(path, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER });
     const expected = PROBES.map((argv) => truth.lookup(normalizeArgv(argv))?.index ?? null);
-    const index = writeCaseIndex(path, 0);
+    const index = writeCaseIndex(path, { indexAbove: 0, cacheDir: null });
     expect({
       index,
       mode: statSync(sidecarPath(path)).mode & 0o777,
@@ -47,13 +56,46 @@ describe("writeCaseIndex", () => {
     { name: "a cassette below the threshold", text: cassetteText(2), above: INDEX_ABOVE },
     { name: "an invalid cassette (the shim reports it)", text: '{"version": 3, "calls": []}', above: 0 },
     { name: "a file that is not JSON", text: "not json", above: 0 },
+    { name: "a file that is not UTF-8", text: Buffer.from([0x7b, 0xff, 0x7d]), above: 0 },
   ])("no index for $name", ({ text, above }) => {
     using dir = tempDir("case-index");
     const path = join(dir.path, "cassettes.json");
     writeFileSync(path, text);
-    expect({ index: writeCaseIndex(path, above), file: existsSync(sidecarPath(path)) }).toEqual({
+    expect({
+      index: writeCaseIndex(path, { indexAbove: above, cacheDir: null }),
+      file: existsSync(sidecarPath(path)),
+    }).toEqual({
       index: null,
       file: false,
+    });
+  });
+
+  test("the same bytes in another copy are indexed from the runner's cache, keyed by their digest", () => {
+    using dir = tempDir("case-index");
+    const cache = join(dir.path, "cache");
+    mkdirSync(cache);
+    const copies = ["a", "b"].map((name) => {
+      mkdirSync(join(dir.path, name));
+      const path = join(dir.path, name, "cassettes.json");
+      writeFileSync(path, cassetteText(300, 7));
+      return path;
+    });
+    const truth = openReplayer(copies[0]!, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER });
+    const expected = PROBES.map((argv) => truth.lookup(normalizeArgv(argv))?.index ?? null);
+    writeCaseIndex(copies[0]!, { indexAbove: 0, cacheDir: cache });
+    const [entry] = readdirSync(cache);
+    const written = statSync(join(cache, entry!)).mtimeMs;
+    writeCaseIndex(copies[1]!, { indexAbove: 0, cacheDir: cache });
+    expect({
+      files: readdirSync(cache).length,
+      reused: statSync(join(cache, entry!)).mtimeMs === written,
+      a: lookups(copies[0]!),
+      b: lookups(copies[1]!),
+    }).toEqual({
+      files: 1,
+      reused: true,
+      a: { hits: expected, parsedWhole: false },
+      b: { hits: expected, parsedWhole: false },
     });
   });
 
@@ -61,7 +103,7 @@ describe("writeCaseIndex", () => {
     using dir = tempDir("case-index");
     const path = join(dir.path, "cassettes.json");
     writeFileSync(path, `{"version": 3, "calls": [${"1,".repeat(40_000)}1]}`);
-    writeCaseIndex(path, 0);
+    writeCaseIndex(path, { indexAbove: 0, cacheDir: null });
     let message = "";
     try {
       openReplayer(path, { cacheDir: null }).lookup(["x"]);
@@ -106,7 +148,7 @@ describe("a copy that changed after indexing is replayed from its bytes", () => 
     using dir = tempDir("case-index");
     const path = join(dir.path, "cassettes.json");
     writeFileSync(path, cassetteText(300, 7));
-    writeCaseIndex(path, 0);
+    writeCaseIndex(path, { indexAbove: 0, cacheDir: null });
     change(path);
     const truth = openReplayer(path, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER });
     const expected = PROBES.map((argv) => truth.lookup(normalizeArgv(argv))?.index ?? null);
