@@ -97,19 +97,19 @@ function startRows(times: Map<string, Start>, floor: string, targeted: Set<strin
   const rows: BenchRow[] = [];
   const figures = [
     ["wall", "wallMs", "ms"],
-    ["CPU", "cpuMs", "ms"],
-    ["peak RSS", "maxRssMB", "MB"],
+    ["cpu", "cpuMs", "ms"],
+    ["rss", "maxRssMB", "MB"],
   ] as const;
   for (const [what, key, unit] of figures) {
     for (const [name, t] of times) {
       rows.push({
-        bench: `dist-start ${what}`,
+        bench: `dist-${what}`,
         name,
         value: t[key],
         unit,
         ratio: t[key] / base[key],
         baseline: floor,
-        ...(targeted.has(name) && what !== "peak RSS" ? { target: "<= 1.1x" } : {}),
+        ...(targeted.has(name) && what !== "rss" ? { target: "<= 1.1x" } : {}),
       });
     }
   }
