@@ -37,7 +37,7 @@ function redactCalls(calls: readonly RawCall[], detectors: readonly Detector[], 
 
 /** The case, and the parts of it the final leak scan must see (everything taken from traffic). */
 export function buildCase(
-  c: StepChoice,
+  c: Pick<StepChoice, "expected" | "expectedFrom" | "alternative" | "reasons">,
   request: Record<string, unknown>,
   protocol: StepProtocol,
   id: string,

@@ -1,13 +1,20 @@
-// Harvest pass 1 and selection: one streamed read of the store keeps only per-pair facts (hashes,
-// offsets, calls), orders each session into steps (auxiliary requests, byte-identical retries and
-// arm-truncated steps are not steps), recovers production's action from the next request and selects.
-// Only the chosen steps and where their rows are leave selectFromStore; a repeated pair id (two rows
-// for one case file) is bad input naming both lines.
+// Harvest pass 1 and selection, in memory flat in the store's size. One streamed read of the store
+// spills each pair's facts (hashes, offsets, calls) to lib/steps/harvest-spill.ts and keeps only
+// numbers per pair in memory (session, time, line, where its record is). Each session is then read
+// back in order and made into steps (auxiliary requests, byte-identical retries and arm-truncated
+// steps are not steps), production's action is recovered from the next request, each step is judged
+// and its choice spilled; `sample` draws over depths and ids alone. What leaves selectFromStore is a
+// reader of the chosen steps. A repeated pair id (two rows for one case file) is bad input naming both
+// lines.
 import { ConfigError } from "../core/errors.ts";
+import { sha256Bytes } from "../core/hash.ts";
+import { collectGarbage } from "../core/runtime.ts";
+import type { OfferedTool } from "../wire/index.ts";
 import { armAction, type RawCall } from "./action.ts";
 import type { SelectReason, StepProtocol } from "./case.ts";
+import { Column, Spill } from "./harvest-spill.ts";
 import { type PairKey, readPairs, wireProtocol } from "./pairs/index.ts";
-import { type StepChoice, type StepView, selectSteps } from "./select.ts";
+import { judgeStep, type SelectOptions, type StepChoice, samplePicks } from "./select.ts";
 import { type RequestFacts, recoveredAction, requestFacts } from "./session.ts";
 import { shortDigest } from "./session-key.ts";
 
@@ -24,115 +31,254 @@ export interface ScanOptions {
   stats?: { peakBuffer: number };
 }
 
-/** What the second pass needs of a chosen pair: where its row is, and its ids. */
-export type Where = Pick<Meta, "id" | "session" | "line" | "offset" | "length" | "protocol">;
-
-interface Meta {
+/** Where a pair's row is in the store, and its ids (what the second pass needs). */
+export interface Where {
   id: string;
   session: string;
-  time: number;
   line: number;
   offset: number;
   length: number;
   protocol: StepProtocol;
-  facts: RequestFacts;
-  control: RawCall[];
-  candidate: RawCall[];
-  usable: boolean;
+}
+
+/** A chosen step as the second pass reads it back. */
+export interface Chosen extends Pick<StepChoice, "expected" | "expectedFrom" | "alternative" | "reasons"> {
+  depth: number;
+  where: Where;
+}
+
+/** One pair's facts in the spill (tools by index into the scan's table of tool sets). */
+interface PairRecord {
+  w: Where;
+  f: Omit<RequestFacts, "tools">;
+  t: number;
+  c: RawCall[];
+  d: RawCall[];
+  u: boolean;
+}
+
+/** Bytes of rows decoded between two full collections (see bytePacer). */
+const GC_EVERY_BYTES = 8 << 20;
+
+/**
+ * Collects garbage every `every` bytes of input. Decoding a row leaves garbage of several times its
+ * size; left to itself the collector lets the heap grow with the store (0.25 MB per MB). A full
+ * collection of the small live heap every 8 MB of rows costs a few per cent and keeps the peak flat.
+ */
+export function bytePacer(every = GC_EVERY_BYTES): (bytes: number) => void {
+  let since = 0;
+  return (bytes) => {
+    since += bytes;
+    if (since < every) return;
+    since = 0;
+    collectGarbage();
+  };
 }
 
 /** A second row of the experiment whose case file name is already taken: bad input, naming both lines. */
-function duplicateError(path: string, first: Meta, line: number, id: string): ConfigError {
+function duplicateError(path: string, first: Where, line: number, id: string): ConfigError {
   const why = first.id === id ? "the same pair id" : "pair ids that give the same case file name";
   return new ConfigError(`Cannot read pair store "${path}": lines ${first.line} and ${line} have ${why}`);
 }
 
-/** Pass 1: every pair of the experiment as compact facts (the whole store is decoded: all or nothing). */
-function scan(o: ScanOptions, fd: number, keys: readonly PairKey[]): { metas: Meta[]; rows: number } {
-  const metas: Meta[] = [];
-  const byCase = new Map<string, Meta>();
-  let rows = 0;
+/** Pass 1's memory: a few numbers per pair, the sessions and tool sets by index, the spill. */
+class Pass1 {
+  readonly session = new Column();
+  readonly time = new Column();
+  readonly line = new Column();
+  readonly at = new Column();
+  readonly size = new Column();
+  readonly toolSets: OfferedTool[][] = [];
+  rows = 0;
+  constructor(readonly spill: Spill) {}
+
+  record(i: number): PairRecord {
+    return this.spill.read(this.at.at(i), this.size.at(i)) as PairRecord;
+  }
+}
+
+/** Case file names seen, by a 48-bit digest (exact: a digest match is confirmed against the spill). */
+function caseNames(p: Pass1): (name: string, i: number) => number | undefined {
+  const byDigest = new Map<number, number>();
+  const collided = new Map<string, number>();
+  return (name, i) => {
+    const k = sha256Bytes(name).readUIntBE(0, 6);
+    const j = byDigest.get(k);
+    if (j === undefined) return void byDigest.set(k, i);
+    if (caseId(p.record(j).w.id) === name) return j;
+    const c = collided.get(name);
+    if (c === undefined) collided.set(name, i);
+    return c;
+  };
+}
+
+/** Pass 1: every pair of the experiment as a spilled record (the whole store is decoded: all or nothing). */
+function scan(o: ScanOptions, fd: number, keys: readonly PairKey[], spill: Spill): Pass1 {
+  const p = new Pass1(spill);
+  const sessions = new Map<string, number>();
+  let sessionCount = 0;
+  const toolIndex = new Map<string, number>();
+  const taken = caseNames(p);
+  const pace = bytePacer();
   const read = { fd, ...(o.maxRowBytes ? { maxRowBytes: o.maxRowBytes } : {}), stats: o.stats };
   for (const row of readPairs(o.pairs, keys, read)) {
-    rows++;
-    const p = row.pair;
-    if (p.experiment !== o.experiment) continue;
-    const taken = byCase.get(caseId(p.id));
-    if (taken) throw duplicateError(o.pairs, taken, row.line, p.id);
-    const protocol = wireProtocol(p);
-    const control = armAction(protocol, p.control.response);
-    const candidate = armAction(protocol, p.candidate.response);
-    const ok = (s: typeof p.control, a: typeof control) =>
+    p.rows++;
+    pace(row.length);
+    const pair = row.pair;
+    if (pair.experiment !== o.experiment) continue;
+    const first = taken(caseId(pair.id), p.line.length);
+    if (first !== undefined) throw duplicateError(o.pairs, p.record(first).w, row.line, pair.id);
+    const protocol = wireProtocol(pair);
+    const control = armAction(protocol, pair.control.response);
+    const candidate = armAction(protocol, pair.candidate.response);
+    const ok = (s: typeof pair.control, a: typeof control) =>
       !s.error &&
       s.status === 200 &&
       s.response !== undefined &&
       s.response !== null &&
       a.readable &&
       !a.truncated;
-    const t = Date.parse(p.time);
-    metas.push({
-      id: p.id,
-      session: p.session_id ? `session:${p.session_id}` : `pair:${p.id}`,
-      time: Number.isNaN(t) ? Number.POSITIVE_INFINITY : t,
+    const t = Date.parse(pair.time);
+    const { tools, ...facts } = requestFacts(protocol, pair.request);
+    const toolsKey = JSON.stringify(tools);
+    let ti = toolIndex.get(toolsKey);
+    if (ti === undefined) {
+      ti = p.toolSets.push(tools) - 1;
+      toolIndex.set(toolsKey, ti);
+    }
+    // A pair without a session id is a session of its own (its id is unique: checked above).
+    let s = pair.session_id ? sessions.get(pair.session_id) : undefined;
+    if (s === undefined) {
+      s = sessionCount++;
+      if (pair.session_id) sessions.set(pair.session_id, s);
+    }
+    const where: Where = {
+      id: pair.id,
+      session: pair.session_id ? `session:${pair.session_id}` : `pair:${pair.id}`,
       line: row.line,
       offset: row.offset,
       length: row.length,
       protocol,
-      facts: requestFacts(protocol, p.request),
-      control: control.calls,
-      candidate: candidate.calls,
-      usable: ok(p.control, control) && ok(p.candidate, candidate),
-    });
-    byCase.set(caseId(p.id), metas[metas.length - 1] as Meta);
+    };
+    const rec: PairRecord = {
+      w: where,
+      f: facts,
+      t: ti,
+      c: control.calls,
+      d: candidate.calls,
+      u: ok(pair.control, control) && ok(pair.candidate, candidate),
+    };
+    const ref = spill.append(rec);
+    p.session.push(s);
+    p.time.push(Number.isNaN(t) ? Number.POSITIVE_INFINITY : t);
+    p.line.push(row.line);
+    p.at.push(ref.offset);
+    p.size.push(ref.length);
   }
-  return { metas, rows };
+  return p;
 }
 
-/** Orders sessions into steps with depths; returns the harvestable ones with production's action. */
-function toSteps(
-  metas: Meta[],
-  losses: Map<string, number>,
-): { views: StepView[]; byId: Map<string, Meta>; steps: number } {
-  const sessions = new Map<string, Meta[]>();
-  for (const m of metas) {
-    const list = sessions.get(m.session);
-    if (list) list.push(m);
-    else sessions.set(m.session, [m]);
-  }
-  const views: StepView[] = [];
-  const byId = new Map<string, Meta>();
-  let steps = 0;
-  for (const list of sessions.values()) {
-    list.sort((a, b) => a.time - b.time || a.line - b.line);
+/** The spilled choices: where each is, its depth, whether it has a reason, and ids when sampling. */
+interface Choices {
+  at: Column;
+  size: Column;
+  depth: Column;
+  reasoned: Column;
+  ids: string[];
+  skipped: number;
+  steps: number;
+}
+
+/** Orders each session into steps with depths, judges every harvestable step and spills its choice. */
+function chooseSteps(p: Pass1, losses: Map<string, number>, sel: SelectOptions): Choices {
+  const n = p.line.length;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  // Sessions in the order they first appear, each in time order (the line breaks ties).
+  order.sort(
+    (a, b) => p.session.at(a) - p.session.at(b) || p.time.at(a) - p.time.at(b) || p.line.at(a) - p.line.at(b),
+  );
+  const out: Choices = {
+    at: new Column(),
+    size: new Column(),
+    depth: new Column(),
+    reasoned: new Column(),
+    ids: [],
+    skipped: 0,
+    steps: 0,
+  };
+  const sampling = sel.reasons.includes("sample");
+  const pace = bytePacer(GC_EVERY_BYTES / 32); // a spilled record is small, its garbage is not
+
+  for (let k = 0; k < n; ) {
+    const s = p.session.at(order[k] as number);
+    const list: PairRecord[] = [];
+    for (; k < n && p.session.at(order[k] as number) === s; k++) {
+      const i = order[k] as number;
+      pace(p.size.at(i));
+      list.push(p.record(i));
+    }
     const seen = new Set<string>();
     const chain = list.filter((m) => {
-      if (m.facts.tools.length === 0 || seen.has(m.facts.bodyHash)) return false; // auxiliary or retry
-      seen.add(m.facts.bodyHash);
+      if ((p.toolSets[m.t] as OfferedTool[]).length === 0 || seen.has(m.f.bodyHash)) return false; // auxiliary or retry
+      seen.add(m.f.bodyHash);
       return true;
     });
-    steps += chain.length;
+    out.steps += chain.length;
     chain.forEach((m, depth) => {
-      if (!m.usable) return; // an arm failed or was truncated: not a step we can judge
-      const production = recoveredAction(m.facts, chain[depth + 1]?.facts);
-      const loss = losses.get(m.id);
-      views.push({
-        pairId: m.id,
+      if (!m.u) return; // an arm failed or was truncated: not a step we can judge
+      const tools = p.toolSets[m.t] as OfferedTool[];
+      const next = chain[depth + 1];
+      const production = recoveredAction({ ...m.f, tools }, next ? { ...next.f, tools } : undefined);
+      const loss = losses.get(m.w.id);
+      const c = judgeStep(
+        {
+          pairId: m.w.id,
+          depth,
+          tools,
+          ...(production ? { production } : {}),
+          control: m.c,
+          candidate: m.d,
+          ...(loss !== undefined ? { judgeLoss: loss } : {}),
+        },
+        sel,
+      );
+      if (!c) {
+        out.skipped++;
+        return;
+      }
+      const chosen: Chosen = {
         depth,
-        tools: m.facts.tools,
-        ...(production ? { production } : {}),
-        control: m.control,
-        candidate: m.candidate,
-        ...(loss !== undefined ? { judgeLoss: loss } : {}),
-      });
-      byId.set(m.id, m);
+        where: m.w,
+        expected: c.expected,
+        expectedFrom: c.expectedFrom,
+        ...(c.alternative ? { alternative: c.alternative } : {}),
+        reasons: c.reasons,
+      };
+      const ref = p.spill.append(chosen);
+      out.at.push(ref.offset);
+      out.size.push(ref.length);
+      out.depth.push(depth);
+      out.reasoned.push(c.reasons.length > 0 ? 1 : 0);
+      if (sampling) out.ids.push(m.w.id);
     });
   }
-  return { views, byId, steps };
+  return out;
+}
+
+/** The chosen steps, read back one at a time from the spill; close() drops the spill. */
+export interface Selection {
+  cases: number;
+  chosen(k: number): Chosen;
+  skipped: number;
+  steps: number;
+  rows: number;
+  close(): void;
 }
 
 /**
- * Pass 1 and selection. Only the chosen steps and where their rows are leave this function: every
- * other pair's facts (hashes, calls) can be collected before the second pass starts.
+ * Pass 1 and selection (see the module comment). Nothing per pair but a few numbers stays in memory:
+ * the choices are read back from the spill by `chosen(k)`, in input order.
  */
 export function selectFromStore(
   o: ScanOptions,
@@ -140,29 +286,47 @@ export function selectFromStore(
   keys: readonly PairKey[],
   losses: Map<string, number>,
   reasons: SelectReason[],
-): { cases: StepChoice[]; skipped: number; byId: Map<string, Where>; steps: number; rows: number } {
-  const { metas, rows } = scan(o, fd, keys);
-  const { views, byId, steps } = toSteps(metas, losses);
-  metas.length = 0;
-  const { cases, skipped } = selectSteps(views, {
-    reasons,
-    perDepth: o.perDepth ?? 5,
-    judgeLossThreshold: o.judgeLoss ?? 0.2,
-    seed: o.seed ?? 1,
-  });
-  const where = new Map<string, Where>();
-  for (const c of cases) {
-    const m = byId.get(c.view.pairId) as Meta;
-    where.set(m.id, {
-      id: m.id,
-      session: m.session,
-      line: m.line,
-      offset: m.offset,
-      length: m.length,
-      protocol: m.protocol,
-    });
+): Selection {
+  const spill = new Spill();
+  try {
+    const p = scan(o, fd, keys, spill);
+    const sel = {
+      reasons,
+      perDepth: o.perDepth ?? 5,
+      judgeLossThreshold: o.judgeLoss ?? 0.2,
+      seed: o.seed ?? 1,
+    };
+    const c = chooseSteps(p, losses, sel);
+    const sampled = new Set<number>();
+    if (reasons.includes("sample"))
+      for (const i of samplePicks(
+        c.depth.length,
+        (i) => c.depth.at(i),
+        (i) => c.ids[i] as string,
+        sel.perDepth,
+        sel.seed,
+      ))
+        sampled.add(i);
+    c.ids.length = 0;
+    const cases = new Column();
+    for (let i = 0; i < c.depth.length; i++) if (c.reasoned.at(i) === 1 || sampled.has(i)) cases.push(i);
+    return {
+      cases: cases.length,
+      chosen(k) {
+        const i = cases.at(k);
+        const x = spill.read(c.at.at(i), c.size.at(i)) as Chosen;
+        if (sampled.has(i)) x.reasons.push("sample");
+        return x;
+      },
+      skipped: c.skipped,
+      steps: c.steps,
+      rows: p.rows,
+      close: () => spill.close(),
+    };
+  } catch (error) {
+    spill.close();
+    throw error;
   }
-  return { cases, skipped, byId: where, steps, rows };
 }
 
 /** The case file name for a pair id: the id itself when file-safe, else a digest of it. */

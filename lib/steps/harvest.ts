@@ -13,11 +13,17 @@ import { patternDetectors, REDACTION_RULES_VERSION, STRICT_DETECTORS } from "../
 import { SELECT_REASONS, type SelectReason, type StepCase } from "./case.ts";
 import { buildCase } from "./harvest-case.ts";
 import { checkOut, type HarvestFiles, plainFiles, publishCases } from "./harvest-files.ts";
-import { caseId, type ScanOptions, selectFromStore, type Where } from "./harvest-scan.ts";
+import {
+  bytePacer,
+  caseId,
+  type ScanOptions,
+  type Selection,
+  selectFromStore,
+  type Where,
+} from "./harvest-scan.ts";
 import { type HistoryEntry, judgeLoss, parseHistory } from "./history.ts";
 import { loadPairKey, type PairKey, pairDecoder, rowError } from "./pairs/index.ts";
 import { readLineAt } from "./pairs/lines.ts";
-import type { StepChoice } from "./select.ts";
 import { deriveSessionKey, hashSession, type SessionKey } from "./session-key.ts";
 
 export { caseId } from "./harvest-scan.ts";
@@ -192,42 +198,59 @@ function harvestFrom(
     files: HarvestFiles;
   },
 ): HarvestResult {
-  const { cases, skipped, byId, steps, rows } = selectFromStore(o, fd, x.keys, x.losses, x.select);
+  const selection = selectFromStore(o, fd, x.keys, x.losses, x.select);
+  try {
+    return publishFrom(o, fd, x, selection);
+  } finally {
+    selection.close();
+  }
+}
+
+function publishFrom(
+  o: HarvestOptions,
+  fd: number,
+  x: { keys: readonly PairKey[]; sessionKey: SessionKey; patterns: Detector[]; files: HarvestFiles },
+  selection: Selection,
+): HarvestResult {
   const harvestedAt = (o.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
-  const provenanceOf = (c: StepChoice): StepCase["provenance"] => {
-    const m = byId.get(c.view.pairId) as Where;
-    return {
-      pairId: m.id,
-      experiment: o.experiment,
-      session: hashSession(x.sessionKey, m.session),
-      depth: c.view.depth,
-      harvestedAt,
-      redaction: REDACTION_RULES_VERSION,
-    };
-  };
-  const previews: CasePreview[] = cases.map((c) => ({
-    id: caseId(c.view.pairId),
-    reasons: c.reasons,
-    expectedTools: c.expected.map((x) => x.name),
-    expectedFrom: c.expectedFrom,
-    provenance: provenanceOf(c),
-  }));
+  const previews: CasePreview[] = [];
+  for (let k = 0; k < selection.cases; k++) {
+    const c = selection.chosen(k);
+    previews.push({
+      id: caseId(c.where.id),
+      reasons: c.reasons,
+      expectedTools: c.expected.map((x) => x.name),
+      expectedFrom: c.expectedFrom,
+      provenance: {
+        pairId: c.where.id,
+        experiment: o.experiment,
+        session: hashSession(x.sessionKey, c.where.session),
+        depth: c.depth,
+        harvestedAt,
+        redaction: REDACTION_RULES_VERSION,
+      },
+    });
+  }
   const result = {
     experiment: o.experiment,
     dryRun: o.dryRun === true,
-    rows,
-    steps,
-    skippedInvalidExpected: skipped,
+    rows: selection.rows,
+    steps: selection.steps,
+    skippedInvalidExpected: selection.skipped,
     cases: previews,
   };
   if (o.dryRun) return { ...result, written: [] };
   const detectors = [...STRICT_DETECTORS, ...x.patterns];
   const leakCheck = [...detectors, ...(o.leakDetectors ?? [])];
   const reread = rereader(o.pairs, fd, x.keys);
+  const pace = bytePacer(2 << 20); // building a case (redaction, checks) leaves more garbage than decoding
   function* built() {
-    for (const c of cases) {
-      const m = byId.get(c.view.pairId) as Where;
-      const b = buildCase(c, reread(m).request, m.protocol, caseId(m.id), provenanceOf(c), {
+    for (let k = 0; k < selection.cases; k++) {
+      const c = selection.chosen(k);
+      const m = c.where;
+      pace(m.length);
+      const provenance = (previews[k] as CasePreview).provenance;
+      const b = buildCase(c, reread(m).request, m.protocol, caseId(m.id), provenance, {
         detectors,
         keepFields: o.keepFields ?? [],
       });

@@ -75,22 +75,49 @@ export function judgeStep(view: StepView, o: SelectOptions): StepChoice | undefi
   };
 }
 
-/** Adds "sample" to `perDepth` seeded picks per depth bucket (ids sorted first, so input order is moot). */
-export function drawSample(choices: readonly StepChoice[], perDepth: number, seed: number): void {
-  const buckets = new Map<string, StepChoice[]>();
-  for (const c of choices) {
-    const b = depthBucket(c.view.depth);
+/**
+ * The indices `sample` picks among `n` steps known by depth and pair id: `perDepth` seeded picks per
+ * depth bucket, each bucket sorted by id first (so input order is moot). Only numbers are held per
+ * step, so a harvest can draw over steps whose choices it keeps on disk.
+ */
+export function samplePicks(
+  n: number,
+  depthOf: (i: number) => number,
+  idOf: (i: number) => string,
+  perDepth: number,
+  seed: number,
+): number[] {
+  const buckets = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) {
+    const b = depthBucket(depthOf(i));
     const list = buckets.get(b);
-    if (list) list.push(c);
-    else buckets.set(b, [c]);
+    if (list) list.push(i);
+    else buckets.set(b, [i]);
   }
   const rng = new Rng(seed);
+  const picks: number[] = [];
   for (const b of ["0", "1-4", "5-19", "20+"]) {
-    const list = (buckets.get(b) ?? []).sort((x, y) =>
-      x.view.pairId < y.view.pairId ? -1 : x.view.pairId > y.view.pairId ? 1 : 0,
-    );
-    for (const c of shuffle(list, rng).slice(0, perDepth)) c.reasons.push("sample");
+    const list = (buckets.get(b) ?? []).sort((x, y) => {
+      const a = idOf(x);
+      const c = idOf(y);
+      return a < c ? -1 : a > c ? 1 : 0;
+    });
+    picks.push(...shuffle(list, rng).slice(0, perDepth));
   }
+  return picks;
+}
+
+/** Adds "sample" to `perDepth` seeded picks per depth bucket (ids sorted first, so input order is moot). */
+export function drawSample(choices: readonly StepChoice[], perDepth: number, seed: number): void {
+  const at = (i: number) => choices[i] as StepChoice;
+  for (const i of samplePicks(
+    choices.length,
+    (i) => at(i).view.depth,
+    (i) => at(i).view.pairId,
+    perDepth,
+    seed,
+  ))
+    at(i).reasons.push("sample");
 }
 
 /** Every step's choice; those with at least one reason are the cases, in input order. */

@@ -6,7 +6,7 @@
 // --out exactly as it was and no stage beside it; a repeated pair id is bad input naming its lines.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
@@ -295,6 +295,96 @@ describe("publication", () => {
       written,
     }).toEqual({ ...after, written: error ? [] : (after.out ?? []).map((n) => join(out, n)) });
     if (!error) expect([mode(out), ...written.map(mode)]).toEqual(["700", "600", "600"]);
+  });
+});
+
+describe("flat memory: facts and choices spilled, outputs unchanged", () => {
+  // Sessions interleaved and out of time order, four pairs without a session id, a fixed key: the
+  // digests are of the result and every case file as the in-memory harvest (before the spill) wrote them.
+  const rows: Array<{ name: string; extra: Record<string, unknown>; cases: number; digest: string }> = [
+    {
+      name: "default reasons",
+      extra: {},
+      cases: 273,
+      digest: "d873f9063a9587c05b493c67d4e37bb2989bb6b284c210e8ba579f550cc3875a",
+    },
+    {
+      name: "sample, diverged and invalid-call, per-depth 3, seed 7",
+      extra: { select: ["sample", "diverged", "invalid-call"], perDepth: 3, seed: 7 },
+      cases: 278,
+      digest: "a2580fd5b03ee881bcd92ba8eccb9726ffa7227455a89f0377159c59abcd3bad",
+    },
+  ];
+  test.each(rows)("$name: byte-identical to the in-memory harvest", async ({ extra, cases, digest }) => {
+    using dir = tempDir("harvest");
+    const key = join(dir.path, "pair.key");
+    writeFileSync(key, Buffer.alloc(32, 7).toString("base64"));
+    const pairs = generateSessions({ seed: 3, sessions: 30 }).flatMap((s) => sessionPairs(s).pairs);
+    const mixed = [...pairs.filter((_, i) => i % 2 === 0), ...pairs.filter((_, i) => i % 2 === 1).reverse()];
+    const store = join(dir.path, "pairs.jsonl");
+    writePairStore(
+      store,
+      mixed.map((p, i) => (i < 4 ? { ...p, session_id: undefined } : p)),
+    );
+    const out = join(dir.path, "suite");
+    const r = await harvest({
+      pairs: store,
+      pairKeyFiles: [key],
+      experiment: "exp",
+      out,
+      now: new Date("2026-11-30T04:00:00Z"),
+      ...extra,
+    });
+    const h = createHash("sha256");
+    h.update(JSON.stringify({ ...r, written: r.written.map((p) => p.slice(out.length)) }));
+    for (const n of readdirSync(out).sort()) h.update(n).update(readFileSync(join(out, n)));
+    expect({ cases: r.cases.length, digest: h.digest("hex") }).toEqual({ cases, digest });
+  });
+
+  /** Harvests `f` into `out` with TMPDIR set to `tmp`; the error thrown, if any. */
+  async function harvestWithTmp(tmp: string, f: ReturnType<typeof fixture>, out: string, planted = false) {
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const leakDetectors = planted ? [{ name: "planted", pattern: /coding agent/g }] : [];
+    try {
+      await harvest({ pairs: f.pairs, pairKeyFiles: [f.key], experiment: "exp", out, leakDetectors });
+      return undefined;
+    } catch (e) {
+      return e as { name: string; exitCode?: number; message: string };
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  }
+
+  test("the spill leaves nothing in the temp dir, after a harvest or a failed one", async () => {
+    using dir = tempDir("harvest");
+    const f = fixture(dir.path, { sealed: true });
+    const tmp = join(dir.path, "tmp");
+    mkdirSync(tmp);
+    const ok = await harvestWithTmp(tmp, f, join(dir.path, "suite"));
+    const failed = await harvestWithTmp(tmp, f, join(dir.path, "suite2"), true);
+    expect({ tmp: readdirSync(tmp), ok, failed: failed?.name }).toEqual({
+      tmp: [],
+      ok: undefined,
+      failed: "RedactionError",
+    });
+  });
+
+  test("a temp dir that cannot hold the spill: exit 4, one line naming it, nothing written", async () => {
+    using dir = tempDir("harvest");
+    const f = fixture(dir.path);
+    const tmp = join(dir.path, "no-such-tmp");
+    const error = await harvestWithTmp(tmp, f, join(dir.path, "suite"));
+    expect({
+      exitCode: error?.exitCode,
+      message: error?.message,
+      out: existsSync(join(dir.path, "suite")),
+    }).toEqual({
+      exitCode: 4,
+      message: `Cannot harvest: no spill file in the temp dir "${tmp}" (TMPDIR): ENOENT`,
+      out: false,
+    });
   });
 });
 
