@@ -243,7 +243,7 @@ function publishFrom(
   const detectors = [...STRICT_DETECTORS, ...x.patterns];
   const leakCheck = [...detectors, ...(o.leakDetectors ?? [])];
   const reread = rereader(o.pairs, fd, x.keys);
-  const pace = bytePacer(2 << 20); // building a case (redaction, checks) leaves more garbage than decoding
+  const pace = bytePacer(); // more often costs more CPU than it saves memory (a full collection here is ~60 ms)
   function* built() {
     for (let k = 0; k < selection.cases; k++) {
       const c = selection.chosen(k);
