@@ -177,7 +177,7 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
     const index = ctx.sandbox.mechanism === "sandbox-exec" ? null : writeCaseIndex(work.cassettes);
     const binds = [{ host: ctx.gh.dir, inside: ctx.gh.dir }];
     if (index) binds.push({ host: index, inside: index });
-    return await runPrepared(work, caseDir, { ...ctx, binds }, buf, outcome, finish);
+    return await runPrepared({ work, caseDir, ctx: { ...ctx, binds }, buf, outcome, finish });
   } finally {
     rmSync(container, { recursive: true, force: true });
     liveWork.delete(container);
@@ -187,14 +187,18 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
 /** A case's context once laid out: the read-only binds every sandbox of the case gets. */
 type CaseContext = RunContext & { binds: { host: string; inside: string }[] };
 
-async function runPrepared(
-  work: Work,
-  caseDir: string,
-  ctx: CaseContext,
-  buf: BufferSink,
-  outcome: CaseOutcome,
-  finish: (code: number, stage: CaseStage, message: string | null) => CaseOutcome,
-): Promise<CaseOutcome> {
+/** What the subject and grading stages of one laid-out case share. */
+interface Stage {
+  work: Work;
+  caseDir: string;
+  ctx: CaseContext;
+  buf: BufferSink;
+  outcome: CaseOutcome;
+  finish: (code: number, stage: CaseStage, message: string | null) => CaseOutcome;
+}
+
+async function runPrepared(stage: Stage): Promise<CaseOutcome> {
+  const { work, caseDir, ctx, buf, outcome, finish } = stage;
   const spec = {
     workDir: work.root,
     cwd: work.repo,
@@ -244,7 +248,7 @@ async function runPrepared(
     else if (leaving.length)
       result = finish(2, "subject", `subject.sh left links that leave OUT: ${leaving.join(", ")}`);
     else if (!proof.ok) result = finish(2, "isolation", `isolation not shown: ${proofProblem(proof)}`);
-    else result = await grade(work, caseDir, ctx, buf, outcome, finish);
+    else result = await grade(stage);
   }
   if (ctx.keep) {
     const kept = keepRun(
@@ -266,14 +270,8 @@ async function runPrepared(
   return result;
 }
 
-async function grade(
-  work: Work,
-  caseDir: string,
-  ctx: CaseContext,
-  buf: BufferSink,
-  outcome: CaseOutcome,
-  finish: (code: number, stage: CaseStage, message: string | null) => CaseOutcome,
-): Promise<CaseOutcome> {
+async function grade(stage: Stage): Promise<CaseOutcome> {
+  const { work, caseDir, ctx, buf, outcome, finish } = stage;
   let graded: GradeResult;
   const limit = ctx.gradeTimeoutMs ?? GRADE_TIMEOUT_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
