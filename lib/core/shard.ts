@@ -46,12 +46,12 @@ export function dealGroups(sizes: ReadonlyMap<string, number>, count: number): M
         (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0) ||
         (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
     );
-  const load = new Array<number>(count).fill(0);
+  const load = new Float64Array(count);
   const placed = new Map<string, number>();
   for (const g of order) {
     let best = 0;
-    for (let i = 1; i < count; i++) if (load[i] < load[best]) best = i;
-    load[best] += g.size;
+    for (let i = 1; i < count; i++) if ((load[i] ?? 0) < (load[best] ?? 0)) best = i;
+    load[best] = (load[best] ?? 0) + g.size;
     placed.set(g.key, best);
   }
   return placed;

@@ -36,15 +36,15 @@ describe("parseShard", () => {
     "1/4/5",
     "",
   ])("refuses %p with one line", (text) => {
-    let thrown: unknown;
-    try {
-      parseShard(text);
-    } catch (e) {
-      thrown = e;
-    }
-    expect(thrown).toBeInstanceOf(UsageError);
-    const e = thrown as UsageError;
-    expect({ exit: e.exitCode, message: e.message }).toEqual({
+    const e = (() => {
+      try {
+        parseShard(text);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(e).toBeInstanceOf(UsageError);
+    expect({ exit: (e as UsageError).exitCode, message: (e as UsageError).message }).toEqual({
       exit: 2,
       message: `Cannot use --shard ${JSON.stringify(text)}: expected K/N with 0 <= K < N (K is 0-based, e.g. 0/4 .. 3/4)`,
     });
@@ -61,7 +61,7 @@ function shuffled<T>(xs: readonly T[], seed: number): T[] {
     s ^= s >>> 17;
     s ^= s << 5;
     const j = (s >>> 0) % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
   }
   return out;
 }
