@@ -5,8 +5,11 @@
 # puts them on PATH, and on Linux makes sure run-eval's sandbox can start.
 #
 # Environment (all optional):
-#   PROCTOR_VERSION        release tag (v1.2.3) or "latest"; empty: the action's own ref when it is a
-#                          full version tag (PROCTOR_ACTION_REF), else latest
+#   PROCTOR_VERSION        release tag (v1.2.3) or "latest"; empty: the action's own release, i.e.
+#                          its ref when that is a full version tag (PROCTOR_ACTION_REF), else the
+#                          version in the action's package.json (so @v1 installs the release v1 points at)
+#   PROCTOR_ACTION_PATH    the action's checkout, whose package.json names its release (default: this
+#                          script's repository)
 #   PROCTOR_REPO           owner/name of the releases (default: GITHUB_ACTION_REPOSITORY)
 #   PROCTOR_DOWNLOAD_BASE  where the archive and SHA256SUMS are, instead of the GitHub release
 #                          (file:///path/to/dist or http://127.0.0.1:PORT, used by the tests)
@@ -40,10 +43,28 @@ platform() {
   printf '%s-%s' "$os" "$arch"
 }
 
+# The release this copy of the action belongs to: package.json at the action's ref. release.yml
+# publishes a tag only when it equals package.json's version and then moves the major tag onto it,
+# so @v1 resolves to the last v1.x.y, never to "latest" (which may be v2).
+own_version() {
+  local root="${PROCTOR_ACTION_PATH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}" v
+  [ -r "$root/package.json" ] || return 0
+  v="$(sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' "$root/package.json" | head -n 1)"
+  [ -z "$v" ] || printf 'v%s' "$v"
+}
+
 resolve_version() {
-  local v="${PROCTOR_VERSION:-}"
+  local v="${PROCTOR_VERSION:-}" ref="${PROCTOR_ACTION_REF:-}" major
   if [ -z "$v" ]; then
-    if [[ "${PROCTOR_ACTION_REF:-}" =~ ^v[0-9]+\.[0-9]+\.[0-9]+ ]]; then v="$PROCTOR_ACTION_REF"; else v=latest; fi
+    if [[ "$ref" =~ ^v[0-9]+\.[0-9]+\.[0-9]+ ]]; then v="$ref"; else v="$(own_version)"; fi
+    [ -n "$v" ] ||
+      fail 2 "Cannot tell which proctor to install: the action's package.json has no version; set the version input (v1.2.3 or latest)"
+    # A major tag (v1) whose package.json says another major is a broken release, not a choice.
+    if [[ "$ref" =~ ^v([0-9]+)$ ]]; then
+      major="${BASH_REMATCH[1]}"
+      [[ "$v" == "v${major}."* ]] ||
+        fail 2 "Cannot install proctor ${v} for action ref ${ref}: its package.json is not a v${major} release; set the version input to choose one"
+    fi
   fi
   [[ "$v" == latest || "$v" =~ ^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?$ ]] ||
     fail 2 "Cannot install proctor version \"$v\": expected a release tag like v1.2.3, or latest"

@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
+import pkg from "../../package.json" with { type: "json" };
 import { releaseArchive } from "../../scripts/build/archive.ts";
 import { ARCHIVE_LINKS } from "../../scripts/build.ts";
 import { HOST_PLATFORM } from "../support/binary.ts";
@@ -134,7 +135,7 @@ describe("install.sh", () => {
       sums: `${"a".repeat(64)}  proctor-plan9-x64.tar.gz\n`,
       exitCode: 1,
       stderr: () =>
-        `::error title=proctor::Cannot verify ${ASSET}: SHA256SUMS of latest has no line for it\n`,
+        `::error title=proctor::Cannot verify ${ASSET}: SHA256SUMS of v${pkg.version} has no line for it\n`,
     },
   ];
   for (const c of refusals) {
@@ -204,34 +205,95 @@ describe("install.sh", () => {
     });
   }
 
-  const sources = [
-    { ref: "v1.2.3", version: "", url: "https://github.com/o/proctor/releases/download/v1.2.3/SHA256SUMS" },
-    { ref: "v1", version: "", url: "https://github.com/o/proctor/releases/latest/download/SHA256SUMS" },
+  // Which release the action installs: its own (the tag, else its package.json), never "latest"
+  // unless asked, and a major tag whose package.json is another major is refused.
+  const GH = "https://github.com/o/proctor/releases";
+  const sources: {
+    name: string;
+    ref: string;
+    version: string;
+    pkgVersion?: string | null;
+    url?: string;
+    error?: string;
+  }[] = [
+    { name: "a full version tag", ref: "v1.2.3", version: "", url: `${GH}/download/v1.2.3/SHA256SUMS` },
     {
+      name: "a major tag: its package.json",
       ref: "v1",
-      version: "v2.0.0-rc.1",
-      url: "https://github.com/o/proctor/releases/download/v2.0.0-rc.1/SHA256SUMS",
+      version: "",
+      pkgVersion: "1.4.2",
+      url: `${GH}/download/v1.4.2/SHA256SUMS`,
     },
     {
+      name: "a commit: its package.json",
+      ref: "0123456789abcdef0123456789abcdef01234567",
+      version: "",
+      pkgVersion: "1.4.2",
+      url: `${GH}/download/v1.4.2/SHA256SUMS`,
+    },
+    {
+      name: "this repository's own package.json",
       ref: "main",
-      version: "latest",
-      url: "https://github.com/o/proctor/releases/latest/download/SHA256SUMS",
+      version: "",
+      url: `${GH}/download/v${pkg.version}/SHA256SUMS`,
+    },
+    {
+      name: "an explicit prerelease",
+      ref: "v1",
+      version: "v2.0.0-rc.1",
+      pkgVersion: "1.4.2",
+      url: `${GH}/download/v2.0.0-rc.1/SHA256SUMS`,
+    },
+    { name: "latest, when asked", ref: "main", version: "latest", url: `${GH}/latest/download/SHA256SUMS` },
+    {
+      name: "a major tag on another major's package.json",
+      ref: "v1",
+      version: "",
+      pkgVersion: "2.0.0",
+      error:
+        "Cannot install proctor v2.0.0 for action ref v1: its package.json is not a v1 release; set the version input to choose one",
+    },
+    {
+      name: "no package.json beside the action",
+      ref: "v1",
+      version: "",
+      pkgVersion: null,
+      error:
+        "Cannot tell which proctor to install: the action's package.json has no version; set the version input (v1.2.3 or latest)",
     },
   ];
   for (const c of sources) {
-    test(`action ref ${c.ref}, version "${c.version}": downloads from ${c.url}`, async () => {
+    test(`action ref ${c.ref}, version "${c.version}", ${c.name}: ${c.url ?? "exit 2"}`, async () => {
       const log = join(dir.path, `curl-${Math.random().toString(36).slice(2)}`);
+      writeFileSync(log, "");
       const bin = fakes({
         curl: `for a in "$@"; do case "$a" in https://*) echo "$a" >>"${log}";; esac; done; exit 22`,
       });
+      const action = join(dir.path, `action-${Math.random().toString(36).slice(2)}`);
+      mkdirSync(action);
+      if (c.pkgVersion)
+        writeFileSync(
+          join(action, "package.json"),
+          `{\n  "name": "proctor",\n  "version": "${c.pkgVersion}"\n}\n`,
+        );
       const r = await install(
-        { PROCTOR_REPO: "o/proctor", PROCTOR_ACTION_REF: c.ref, PROCTOR_VERSION: c.version },
+        {
+          PROCTOR_REPO: "o/proctor",
+          PROCTOR_ACTION_REF: c.ref,
+          PROCTOR_VERSION: c.version,
+          ...(c.pkgVersion === undefined ? {} : { PROCTOR_ACTION_PATH: action }),
+        },
         bin,
       );
-      expect({ exitCode: r.exitCode, urls: readFileSync(log, "utf8") }).toEqual({
-        exitCode: 1,
-        urls: `${c.url}\n`,
-      });
+      expect({
+        exitCode: r.exitCode,
+        urls: readFileSync(log, "utf8"),
+        stderr: c.error ? r.stderr : "",
+      }).toEqual(
+        c.url
+          ? { exitCode: 1, urls: `${c.url}\n`, stderr: "" }
+          : { exitCode: 2, urls: "", stderr: `::error title=proctor::${c.error}\n` },
+      );
     });
   }
 });
