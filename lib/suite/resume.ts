@@ -2,12 +2,14 @@
 // loses at most the trials in flight. `--resume` reads it back: a torn last line (the crash) is
 // dropped, infrastructure failures are dropped so they run again, a later line for the same trial
 // wins, and a trial that is no job of the suite refuses the resume (it is another suite's file).
-// Without --resume an existing file is refused with one line, never silently overwritten.
+// Without --resume an existing file is refused with one line, never silently overwritten. A shard's
+// file keeps its header line (shard.ts) through a resume, and resumes only under the same header.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
-import { parseTrials, type Trial } from "./scorecard/index.ts";
+import type { Trial } from "./scorecard/index.ts";
+import { headerLine, parseTrialsText, type ShardHeader } from "./shard.ts";
 
 /** The key of a trial: task id, variant, repeat. */
 export function trialKey(t: { task: string; variant: string; repeat: number }): string {
@@ -16,9 +18,15 @@ export function trialKey(t: { task: string; variant: string; repeat: number }): 
 
 /**
  * The finished trials in `path` that a resumed run keeps (none when the file does not exist). `jobs`
- * are the keys of the suite's jobs. The file is rewritten (atomically) to hold exactly those.
+ * are the keys of the suite's (or the shard's) jobs. The file is rewritten (atomically) to hold exactly
+ * those, after `header` for a shard; a file of another shard, or sharded vs not, is refused.
  */
-export function resumeTrials(path: string, jobs: ReadonlySet<string>, suite: string): Map<string, Trial> {
+export function resumeTrials(
+  path: string,
+  jobs: ReadonlySet<string>,
+  suite: string,
+  header?: ShardHeader,
+): Map<string, Trial> {
   const kept = new Map<string, Trial>();
   if (!existsSync(path)) return kept;
   let text: string;
@@ -30,7 +38,9 @@ export function resumeTrials(path: string, jobs: ReadonlySet<string>, suite: str
   // A crash can leave the last line unterminated and cut: it is not a finished trial.
   const end = text.lastIndexOf("\n");
   const whole = end < 0 ? "" : text.slice(0, end + 1);
-  parseTrials(whole, path).forEach((t, i) => {
+  const parsed = parseTrialsText(whole, path);
+  checkHeader(path, parsed.header, header, parsed.trials.length);
+  parsed.trials.forEach((t, i) => {
     const key = trialKey(t);
     if (!jobs.has(key))
       throw new ConfigError(
@@ -39,8 +49,26 @@ export function resumeTrials(path: string, jobs: ReadonlySet<string>, suite: str
     kept.delete(key);
     if (t.infra === undefined) kept.set(key, t);
   });
-  writeFileAtomic(path, [...kept.values()].map((t) => `${JSON.stringify(t)}\n`).join(""));
+  const head = header === undefined ? "" : headerLine(header);
+  writeFileAtomic(path, head + [...kept.values()].map((t) => `${JSON.stringify(t)}\n`).join(""));
   return kept;
+}
+
+/** Refuses to resume a file written under another header (or none) than this run's. */
+function checkHeader(path: string, found: ShardHeader | undefined, want: ShardHeader | undefined, n: number) {
+  const cannot = (why: string) => new ConfigError(`Cannot resume from "${path}": ${why}`);
+  if (found === undefined) {
+    if (want !== undefined && n > 0)
+      throw cannot(`it is an unsharded run's trials file, not shard ${want.shard}'s`);
+    return;
+  }
+  if (want === undefined)
+    throw cannot(`it is shard ${found.shard}'s trials file: resume it with --shard ${found.shard}`);
+  for (const key of ["shard", "suite", "digest", "seed", "runner"] as const)
+    if (found[key] !== want[key])
+      throw cannot(
+        `its shard header has ${key} ${JSON.stringify(found[key])}, this run ${JSON.stringify(want[key])}`,
+      );
 }
 
 /** The one line for a trials file a run without --resume would have overwritten. */
@@ -55,11 +83,14 @@ export function checkTrialsFile(path: string, resume: boolean): void {
   if (!resume && existsSync(path)) throw trialsFileExists(path);
 }
 
-/** Creates `path` empty for a run without --resume; an existing file is refused, never overwritten. */
-export function startTrials(path: string): void {
+/**
+ * Creates `path` for a run without --resume: empty, or holding only a shard's header line. An existing
+ * file is refused, never overwritten.
+ */
+export function startTrials(path: string, header?: ShardHeader): void {
   ensureDir(dirname(path));
   try {
-    writeFileSync(path, "", { flag: "wx" });
+    writeFileSync(path, header === undefined ? "" : headerLine(header), { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") throw trialsFileExists(path);
     throw error;

@@ -7,11 +7,13 @@
 import { basename, dirname, resolve } from "node:path";
 import { ConfigError, ToolError } from "../core/errors.ts";
 import { pool } from "../core/pool.ts";
+import type { Shard } from "../core/shard.ts";
 import type { PhaseSpec } from "../isolation/contract.ts";
 import { type Driver, readSettings } from "./agents/index.ts";
 import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import { appendTrial, resumeTrials, startTrials, trialKey } from "./resume.ts";
 import { buildScorecard, type Scorecard, type Trial } from "./scorecard/index.ts";
+import { shardHeader, shardJobs } from "./shard.ts";
 import type { Suite, Variant } from "./suite.ts";
 import { runTrial, type SuiteRunner, type TrialContext, type TrialJob } from "./trial.ts";
 
@@ -44,6 +46,8 @@ export interface SuiteRunOptions {
    */
   trialsFile?: string;
   resume?: boolean;
+  /** Run only this shard's trials (shard.ts); its trials file opens with the shard header. */
+  shard?: Shard;
   /** Where /work and HOME are inside a phase (default /work, /tmp/home). */
   workDir?: string;
   home?: string;
@@ -86,6 +90,35 @@ export function newRunId(): string {
 
 /** Runs `suite`; throws ConfigError for a missing driver or an unreadable settings file, ToolError when cancelled. */
 export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<SuiteRun> {
+  const { trials, resumed } = await runTrials(suite, opts);
+  return { trials, resumed, scorecard: scoreSuite(suite, trials, opts) };
+}
+
+/**
+ * The scorecard of a suite's trials (every job's, in job order): what a whole run prints and what
+ * `suite merge` rebuilds from the shards, so the two cannot drift apart.
+ */
+export function scoreSuite(
+  suite: Suite,
+  trials: readonly Trial[],
+  opts: { seed?: number; local?: boolean },
+): Scorecard {
+  const scorecard = buildScorecard(
+    suite.name,
+    suite.control,
+    suite.variants.map((v) => v.name),
+    trials,
+    { seed: opts.seed ?? 1 },
+  );
+  scorecard.runner = opts.local ? "local" : "docker";
+  return scorecard;
+}
+
+/** Runs the suite's jobs (the shard's, with `opts.shard`) and gives their trials in job order, unscored. */
+export async function runTrials(
+  suite: Suite,
+  opts: SuiteRunOptions,
+): Promise<{ trials: Trial[]; resumed: number }> {
   for (const v of suite.variants)
     if (!opts.drivers[v.harness])
       throw new ConfigError(
@@ -103,13 +136,14 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
       });
     }
   }
-  const jobs = suiteJobs(suite);
+  const jobs = opts.shard ? shardJobs(suiteJobs(suite), opts.shard) : suiteJobs(suite);
+  const header = opts.shard && shardHeader(suite, opts.shard, opts.seed ?? 1, opts.local === true);
   const done = new Map<string, Trial>();
   if (opts.trialsFile !== undefined) {
     if (opts.resume)
-      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(jobs.map(jobKey)), suite.name))
+      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(jobs.map(jobKey)), suite.name, header))
         done.set(k, t);
-    else startTrials(opts.trialsFile);
+    else startTrials(opts.trialsFile, header);
   }
   opts.onResumed?.(done.size);
   const runId = opts.runId ?? newRunId();
@@ -140,16 +174,7 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
     for (const r of repos.values()) r.cleanup();
   }
   if (opts.signal?.aborted) throw cancelled(suite);
-  const all = trials as Trial[];
-  const scorecard = buildScorecard(
-    suite.name,
-    suite.control,
-    suite.variants.map((v) => v.name),
-    all,
-    { seed: opts.seed ?? 1 },
-  );
-  scorecard.runner = opts.local ? "local" : "docker";
-  return { trials: all, resumed: done.size, scorecard };
+  return { trials: trials as Trial[], resumed: done.size };
 }
 
 function jobKey(job: TrialJob): string {
