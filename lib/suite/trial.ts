@@ -117,7 +117,27 @@ function logSection(phase: string, r: PhaseResult): string {
   return `\n== ${phase}: ${status}, ${Math.round(r.durationMs)} ms\n-- stdout\n${r.stdout}\n-- stderr\n${r.stderr}\n`;
 }
 
-type Recording = TrialContext & { record: (phase: string, r: PhaseResult) => void };
+/** A trial's context with the phase recorder (each phase's result goes to the trial's log). */
+export type Recording = TrialContext & { record: (phase: string, r: PhaseResult) => void };
+
+/** How a kind of task runs its phases; `fail` keeps the first failure (and its infra kind). */
+export type TaskPhases = (
+  job: TrialJob,
+  ctx: Recording,
+  trial: Trial,
+  fail: (error: string, infra?: InfraKind) => void,
+) => Promise<void>;
+
+/**
+ * Phases of tasks with a `kind` (a Harbor task: harbor/trial.ts registers itself), so this file
+ * need not import them: they import it.
+ */
+const taskKinds = new Map<string, TaskPhases>();
+
+/** Registers how tasks of `kind` run. */
+export function registerTaskKind(kind: string, phases: TaskPhases): void {
+  taskKinds.set(kind, phases);
+}
 
 async function phases(
   job: TrialJob,
@@ -126,6 +146,13 @@ async function phases(
   fail: (error: string, infra?: InfraKind) => void,
 ): Promise<void> {
   const { task } = job;
+  const kind = (task as { kind?: string }).kind;
+  if (kind !== undefined) {
+    const run = taskKinds.get(kind);
+    return run
+      ? run(job, ctx, trial, fail)
+      : fail(`internal: no runner for tasks of kind "${kind}"`, "other");
+  }
   if (ctx.repoError !== undefined) return fail(`start: ${ctx.repoError}`, "start");
   let ws: Workspace;
   try {
@@ -269,7 +296,8 @@ export function staged(
   };
 }
 
-function copyMetrics(trial: Trial, o: AgentMetrics): void {
+/** The agent's figures onto the trial; those its CLI did not report are listed in `unreported`. */
+export function copyMetrics(trial: Trial, o: AgentMetrics): void {
   const unreported: NonNullable<Trial["unreported"]> = [];
   if (o.costUsd === null) unreported.push("cost");
   if (o.turns === null) unreported.push("turns");
