@@ -1,59 +1,26 @@
 // Step replay: each case's request sent non-streaming (again only on a 429 or 5xx) to one model
 // route in its own wire protocol, through one rewrite (the model and streaming replaced, nothing
 // else), then graded by lib/steps/match.ts. The protocol registry (lib/wire) builds the request and
-// reads the answer; lib/core/http.ts sends it (timeout, bounded retries, no key in an error). An
+// reads the answer; lib/wire/call.ts sends it (timeout, bounded retries, no key in an error). An
 // errored call fails its case. Loading the suite, the scorecard and printing live elsewhere.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
-import { HttpError, type HttpOptions, post } from "../core/http.ts";
-import { type Answer, protocol, type Route, type WireRequest } from "../wire/index.ts";
+import { callModel, type Endpoint } from "../wire/call.ts";
+import { type Answer, protocol, type WireRequest } from "../wire/index.ts";
 import { loadStepCase, type StepCase, type StepProtocol } from "./case.ts";
 import { erroredGrade, gradeAnswer } from "./match.ts";
 import type { StepResult } from "./scorecard.ts";
 
-/** One model route (base URL, model, key, Bedrock's region) and its transport settings. */
-export interface Endpoint extends Route, Pick<HttpOptions, "retries" | "backoff"> {
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-}
+export type { Endpoint };
 
 /** Builds the wire request of a case: URL, auth header for the protocol, JSON body. */
 export function buildRequest(c: Pick<StepCase, "protocol" | "request">, ep: Endpoint): WireRequest {
   return protocol(c.protocol).buildRequest(c.request, ep);
 }
 
-/** Sends one request; the answer or an error line, and the latency of the last attempt (not the backoff). */
-export async function send(
-  name: StepProtocol,
-  req: WireRequest,
-  ep: Endpoint,
-): Promise<{ answer?: Answer; error?: string; latencyMs: number }> {
-  let reply: Awaited<ReturnType<typeof post>>;
-  try {
-    reply = await post(
-      { ...req, secrets: [ep.key] },
-      {
-        ...(ep.timeoutMs ? { timeoutMs: ep.timeoutMs } : {}),
-        ...(ep.retries !== undefined ? { retries: ep.retries } : {}),
-        ...(ep.backoff ? { backoff: ep.backoff } : {}),
-        ...(ep.fetch ? { fetch: ep.fetch } : {}),
-      },
-    );
-  } catch (error) {
-    if (error instanceof HttpError) return { error: error.message, latencyMs: error.ms };
-    throw error;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(reply.text);
-  } catch {
-    return { error: `Reply is not JSON (HTTP ${reply.status})`, latencyMs: reply.ms };
-  }
-  const answer = protocol(name).answerOf(body);
-  if (!answer) return { error: `Reply is not a ${name} reply`, latencyMs: reply.ms };
-  return { answer, latencyMs: reply.ms };
-}
+/** Sends one request (lib/wire/call.ts): the answer or an error line, and the last attempt's latency. */
+export const send = callModel;
 
 /** Replays one case and grades the answer (an errored call fails the case); the answer for a judge. */
 export async function replayCase(

@@ -10,7 +10,9 @@ import {
   encodeSse,
   isRecord,
   JSON_HEADERS,
+  type JudgeAsk,
   joinBase,
+  judgeExtras,
   lastTurnOf,
   type OfferedTool,
   parseArgs,
@@ -243,9 +245,14 @@ export function buildRequest(request: Record<string, unknown>, route: Route): Wi
   };
 }
 
-/** A judge's request: one user turn with the prompt, no tools. */
-export function judgeRequest(model: string, prompt: string): Record<string, unknown> {
-  return { model, max_tokens: 1024, messages: [{ role: "user", content: prompt }] };
+/** A judge's request: one user turn with the prompt, no tools (a system text and temperature if asked). */
+export function judgeRequest(model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
+  return {
+    model,
+    max_tokens: 1024,
+    ...judgeExtras(o, "system", (t) => t),
+    messages: [{ role: "user", content: prompt }],
+  };
 }
 
 /** The tool_use blocks among content blocks (a reply's or an assistant message's), malformed kept. */

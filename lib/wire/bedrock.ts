@@ -11,6 +11,8 @@ import * as anthropic from "./anthropic.ts";
 import {
   isRecord,
   JSON_HEADERS,
+  type JudgeAsk,
+  judgeExtras,
   type OfferedTool,
   parseWith,
   type Route,
@@ -225,11 +227,12 @@ export function rewriteBody(request: Record<string, unknown>, _model: string): R
   return request;
 }
 
-/** A judge's request: one user turn with the prompt (the model is in the URL). */
-export function judgeRequest(_model: string, prompt: string): Record<string, unknown> {
+/** A judge's request: one user turn with the prompt (the model is in the URL); extras if asked. */
+export function judgeRequest(_model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
   return {
     anthropic_version: "bedrock-2023-05-31",
     max_tokens: 1024,
+    ...judgeExtras(o, "system", (t) => t),
     messages: [{ role: "user", content: prompt }],
   };
 }

@@ -197,6 +197,24 @@ export interface WireRequest {
   body: string;
 }
 
+/** A judge's extras: its system text and sampling temperature (absent: the protocol's defaults). */
+export interface JudgeAsk {
+  system?: string;
+  temperature?: number;
+}
+
+/** The judge extras as body keys under the protocol's names for them (none when absent). */
+export function judgeExtras(
+  o: JudgeAsk,
+  systemKey: string,
+  system: (text: string) => unknown,
+): Record<string, unknown> {
+  return {
+    ...(o.system === undefined ? {} : { [systemKey]: system(o.system) }),
+    ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+  };
+}
+
 /** The headers every non-streaming JSON call sends. */
 export const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" } as const;
 

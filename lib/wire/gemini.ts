@@ -10,7 +10,9 @@ import {
   encodeSse,
   isRecord,
   JSON_HEADERS,
+  type JudgeAsk,
   joinBase,
+  judgeExtras,
   lastTurnOf,
   type OfferedTool,
   parseArgs,
@@ -237,9 +239,13 @@ export function buildRequest(request: Record<string, unknown>, route: Route): Wi
   };
 }
 
-/** A judge's request: one user content with the prompt (the model is in the URL). */
-export function judgeRequest(_model: string, prompt: string): Record<string, unknown> {
-  return { contents: [{ role: "user", parts: [{ text: prompt }] }] };
+/** A judge's request: one user content with the prompt (the model is in the URL); extras if asked. */
+export function judgeRequest(_model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
+  return {
+    ...judgeExtras({ system: o.system }, "systemInstruction", (t) => ({ parts: [{ text: t }] })),
+    contents: [{ role: "user", parts: [{ text: prompt }] }],
+    ...(o.temperature === undefined ? {} : { generationConfig: { temperature: o.temperature } }),
+  };
 }
 
 /** The functionCall parts among parts, malformed kept. */

@@ -8,6 +8,7 @@ import * as bedrock from "./bedrock.ts";
 import type {
   Answer,
   ArmAction,
+  JudgeAsk,
   OfferedTool,
   RawCall,
   Route,
@@ -53,7 +54,7 @@ export interface WireProtocol {
   endpointUrl(base: string, model: string): string;
   rewriteBody(request: Record<string, unknown>, model: string): Record<string, unknown>;
   buildRequest(request: Record<string, unknown>, route: Route): WireRequest;
-  judgeRequest(model: string, prompt: string): Record<string, unknown>;
+  judgeRequest(model: string, prompt: string, o?: JudgeAsk): Record<string, unknown>;
   answerOf(body: unknown): Answer | null;
   /** Reading stored traffic (the harvest): a reply's action, a request's conversation and last turn. */
   armAction(reply: Record<string, unknown>): ArmAction;

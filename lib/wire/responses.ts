@@ -10,7 +10,9 @@ import {
   encodeSse,
   isRecord,
   JSON_HEADERS,
+  type JudgeAsk,
   joinBase,
+  judgeExtras,
   lastTurnOf,
   type OfferedTool,
   parseArgs,
@@ -240,9 +242,9 @@ export function buildRequest(request: Record<string, unknown>, route: Route): Wi
   };
 }
 
-/** A judge's request: the prompt as the input, no tools. */
-export function judgeRequest(model: string, prompt: string): Record<string, unknown> {
-  return { model, input: prompt };
+/** A judge's request: the prompt as the input, no tools (system text as `instructions` if asked). */
+export function judgeRequest(model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
+  return { model, ...judgeExtras(o, "instructions", (t) => t), input: prompt };
 }
 
 /** The function_call and custom_tool_call items (a reply's output or a request's input), malformed kept. */
