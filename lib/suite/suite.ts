@@ -10,9 +10,15 @@ import { resolveInside } from "../core/fsx.ts";
 import { loadTask, type Task } from "./task.ts";
 import { failure, parseWith, readYaml, resolveWithin } from "./yaml.ts";
 
-/** The agent CLIs a variant may run. */
-export const HARNESSES = ["claude", "codex", "gemini"] as const;
-export type Harness = (typeof HARNESSES)[number];
+/**
+ * What a variant may run: the three agent CLIs, `command` (any agent, from a command template),
+ * `nop` (does nothing: the task must fail untouched) and `oracle` (the task's reference solution).
+ */
+export const HARNESSES = ["claude", "codex", "gemini", "command", "nop", "oracle"] as const;
+export type HarnessName = (typeof HARNESSES)[number];
+/** The agent CLIs among them (pinned in evals/clis, each with its own image). */
+export const CLI_HARNESSES = ["claude", "codex", "gemini"] as const;
+export type Harness = (typeof CLI_HARNESSES)[number];
 
 /** One arm of the comparison. */
 export const VariantFile = z
@@ -25,6 +31,20 @@ export const VariantFile = z
       .string()
       .optional()
       .describe("a rendered managed-settings file, relative to the suite's directory and inside it"),
+    command: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "harness command only (and required there): a shell command template with {prompt_file} {workdir} {model} {model_url}",
+      ),
+    image: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "the image the trial's phases run in under Docker (default eval-<harness>, proctor-base for command/nop/oracle)",
+      ),
   })
   .strict();
 export type VariantFile = z.infer<typeof VariantFile>;
@@ -92,6 +112,15 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
         `variants[${i}].name: duplicate variant name "${v.name}"`,
       );
     seen.add(v.name);
+    if ((v.harness === "command") !== (v.command !== undefined))
+      throw failure(
+        src,
+        owner,
+        ["variants", i, v.command === undefined ? "harness" : "command"],
+        v.command === undefined
+          ? `variant ${v.name}: harness "command" needs a command template (key "command")`
+          : `variant ${v.name}: key "command" is only for harness "command" (harness is "${v.harness}")`,
+      );
     const { settings, ...rest } = v;
     if (settings === undefined || settings === "") return rest;
     const inside = resolveWithin(dir, settings);
@@ -164,4 +193,6 @@ const STRING_KEYS: ReadonlySet<string> = new Set([
   "variants.version",
   "variants.model",
   "variants.settings",
+  "variants.command",
+  "variants.image",
 ]);

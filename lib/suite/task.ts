@@ -57,12 +57,17 @@ export const TaskFile = z
     budget_usd: z.number().min(0).optional().describe("spending cap passed to the agent CLI"),
     max_turns: z.number().int().min(0).optional().describe("turn cap passed to the agent CLI"),
     tags: z.array(z.string()).optional(),
+    solution: nonBlank
+      .optional()
+      .describe(
+        "the reference solution: a script inside the task directory, run by the oracle harness with /work as cwd; never shown to other agents",
+      ),
   })
   .strict();
 export type TaskFile = z.infer<typeof TaskFile>;
 
 /** A loaded task: the file's fields with defaults applied, plus where it lives. */
-export type Task = Omit<TaskFile, "setup" | "tags" | "timeout"> & {
+export type Task = Omit<TaskFile, "setup" | "tags" | "timeout" | "solution"> & {
   setup: string[];
   tags: string[];
   /** The timeout as written, if any. */
@@ -75,6 +80,8 @@ export type Task = Omit<TaskFile, "setup" | "tags" | "timeout"> & {
   dir: string;
   /** A local repo's symlink-resolved directory (inside `dir`); null for a remote URL. */
   repoDir: string | null;
+  /** The reference solution script's absolute, symlink-resolved host path (task.yaml `solution`, or a Harbor task's solution/solve.sh). */
+  solution?: string;
 };
 
 /** The JSON Schema committed as schemas/task.schema.json. */
@@ -127,8 +134,26 @@ export function loadTask(dir: string): Task {
       throw failure(src, owner, ["repo"], `repo ${JSON.stringify(file.repo)}: not a directory`);
     repoDir = inside.path;
   }
-  const { setup, tags, ...rest } = file;
-  return { ...rest, setup: setup ?? [], tags: tags ?? [], timeoutMs, path: src.path, dir: abs, repoDir };
+  let solution: string | undefined;
+  if (file.solution !== undefined) {
+    const inside = resolveWithin(abs, file.solution);
+    const at = ["solution"];
+    if (!inside.ok) throw failure(src, owner, at, `solution ${JSON.stringify(file.solution)}: ${inside.why}`);
+    if (!statSync(inside.path).isFile())
+      throw failure(src, owner, at, `solution ${JSON.stringify(file.solution)}: not a file`);
+    solution = inside.path;
+  }
+  const { setup, tags, solution: _written, ...rest } = file;
+  return {
+    ...rest,
+    setup: setup ?? [],
+    tags: tags ?? [],
+    timeoutMs,
+    path: src.path,
+    dir: abs,
+    repoDir,
+    ...(solution !== undefined ? { solution } : {}),
+  };
 }
 
 const STRING_KEYS: ReadonlySet<string> = new Set([
@@ -139,4 +164,5 @@ const STRING_KEYS: ReadonlySet<string> = new Set([
   "check",
   "timeout",
   "tags",
+  "solution",
 ]);

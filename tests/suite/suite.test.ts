@@ -121,7 +121,7 @@ describe("loadSuite refuses a bad suite with one line: file, line:column, suite,
       name: "unknown harness",
       body: "name: x\ntasks: [a]\nvariants: [{name: a, harness: vim}]\n",
       message:
-        '<T>/suites/s.yaml:3:31: suite x: variants[0].harness: expected one of "claude", "codex", "gemini", got "vim"',
+        '<T>/suites/s.yaml:3:31: suite x: variants[0].harness: expected one of "claude", "codex", "gemini", "command", "nop", "oracle", got "vim"',
     },
     {
       name: "duplicate variant names",

@@ -2,7 +2,7 @@
 // (DriverInput), what it returns (AgentCommand: argv, non-secret env, files, stdin; the API key only
 // by NAME in secretEnv) and what it parses from the CLI's output (AgentMetrics). The drivers
 // themselves and the registry are in index.ts; this file imports only types, so they can all share it.
-import type { Harness } from "../suite.ts";
+import type { HarnessName } from "../suite.ts";
 /** What a driver needs to know about one agent run. Paths are as the CLI will see them (POSIX). */
 export interface DriverInput {
   /** The model server's origin, e.g. `http://127.0.0.1:8080` (no `/v1`: each driver adds its own path). */
@@ -23,6 +23,10 @@ export interface DriverInput {
   settings?: Record<string, unknown> | string;
   /** The CLI executable (default: its bare name, found on the runner's PATH). */
   bin?: string;
+  /** The command harness's template (the variant's `command`). */
+  command?: string;
+  /** The oracle harness's script: the text of the task's reference solution. */
+  solution?: string;
 }
 
 /** A file the runner writes before starting the CLI (parent directories created, mode 0600). */
@@ -51,6 +55,9 @@ export interface Reported {
   cost: boolean;
   turns: boolean;
   tokens: boolean;
+  /** Absent means reported (the three CLIs always count tool calls and errors from their events). */
+  toolCalls?: boolean;
+  toolErrors?: boolean;
 }
 
 /** What one agent run cost and did, from the CLI's own output (originals 6.5 semantics). */
@@ -70,7 +77,7 @@ export interface AgentMetrics {
 
 /** One agent CLI. */
 export interface Driver {
-  harness: Harness;
+  harness: HarnessName;
   /** The variable the CLI conventionally reads its key from (a good default for DriverInput.apiKeyEnvName). */
   apiKeyEnvName: string;
   /** The command for one run; pure (no I/O). Throws a ConfigError for settings that are not a JSON object. */

@@ -1,4 +1,5 @@
-// The driver contract of the suite lane: one Driver per agent CLI (claude, codex, gemini) turns a
+// The driver contract of the suite lane: one Driver per agent CLI (claude, codex, gemini; `command`
+// for any other agent, the built-in `nop` and `oracle`, see command.ts and builtin.ts) turns a
 // trial (prompt, model, limits, variant settings, where the model server is) into an AgentCommand
 // (argv, non-secret env, files to write, stdin) and parses what the CLI printed into AgentMetrics.
 // A driver does not know whether the CLI runs in a container or on the host, and never sees a
@@ -8,10 +9,12 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError, messageOf } from "../../core/errors.ts";
 import { writeFileAtomic } from "../../core/fsx.ts";
-import type { Harness } from "../suite.ts";
+import type { HarnessName } from "../suite.ts";
 import { settingsObject } from "./_common.ts";
+import { nop, oracle } from "./builtin.ts";
 import { claude } from "./claude.ts";
 import { codex } from "./codex.ts";
+import { commandDriver } from "./command.ts";
 import { gemini } from "./gemini.ts";
 
 export { AgentParseError, settingsObject } from "./_common.ts";
@@ -20,10 +23,17 @@ export type { AgentCommand, AgentMetrics, Driver, DriverFile, DriverInput, Repor
 import type { AgentCommand, Driver } from "./driver.ts";
 
 /** The drivers by harness name. */
-export const DRIVERS: Record<Harness, Driver> = { claude, codex, gemini };
+export const DRIVERS: Record<HarnessName, Driver> = {
+  claude,
+  codex,
+  gemini,
+  command: commandDriver,
+  nop,
+  oracle,
+};
 
 /** The driver for a harness. */
-export function driverFor(harness: Harness): Driver {
+export function driverFor(harness: HarnessName): Driver {
   return DRIVERS[harness];
 }
 

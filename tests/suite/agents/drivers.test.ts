@@ -5,7 +5,6 @@ import { ConfigError } from "../../../lib/core/errors.ts";
 import {
   type AgentMetrics,
   AgentParseError,
-  DRIVERS,
   type DriverInput,
   driverFor,
   materialize,
@@ -13,7 +12,7 @@ import {
   secretValues,
   settingsObject,
 } from "../../../lib/suite/agents/index.ts";
-import type { Harness } from "../../../lib/suite/suite.ts";
+import { CLI_HARNESSES, type Harness } from "../../../lib/suite/suite.ts";
 import { tempDir } from "../../support/tmp.ts";
 
 const FIX = join(import.meta.dirname, "..", "..", "fixtures", "agent");
@@ -213,24 +212,21 @@ describe("command", () => {
     });
   });
 
-  test.each(Object.keys(DRIVERS) as Harness[])(
-    "%s: no secret value and no key name outside secretEnv/config",
-    (h) => {
-      const cmd = driverFor(h).command({ ...INPUT, apiKeyEnvName: "SECRET_NAME_X", bin: "/opt/bin/x" });
-      const visible = JSON.stringify({ argv: cmd.argv, env: cmd.env, stdin: cmd.stdin });
-      expect({ visible: visible.includes("SECRET_NAME_X"), bin: cmd.argv[0] }).toEqual({
-        visible: false,
-        bin: "/opt/bin/x",
-      });
-    },
-  );
+  test.each(CLI_HARNESSES)("%s: no secret value and no key name outside secretEnv/config", (h) => {
+    const cmd = driverFor(h).command({ ...INPUT, apiKeyEnvName: "SECRET_NAME_X", bin: "/opt/bin/x" });
+    const visible = JSON.stringify({ argv: cmd.argv, env: cmd.env, stdin: cmd.stdin });
+    expect({ visible: visible.includes("SECRET_NAME_X"), bin: cmd.argv[0] }).toEqual({
+      visible: false,
+      bin: "/opt/bin/x",
+    });
+  });
 
   test.each([
     { name: "not JSON", settings: "{nope", message: /^Cannot read settings the variant's settings: / },
     { name: "an array", settings: "[1]", message: /expected a JSON object$/ },
     { name: "null", settings: "null", message: /expected a JSON object$/ },
   ])("settings that are $name -> ConfigError", ({ settings, message }) => {
-    for (const h of Object.keys(DRIVERS) as Harness[]) {
+    for (const h of CLI_HARNESSES) {
       expect(() => driverFor(h).command({ ...INPUT, settings })).toThrow(ConfigError);
       expect(() => driverFor(h).command({ ...INPUT, settings })).toThrow(message);
     }
