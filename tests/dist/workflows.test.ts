@@ -152,16 +152,46 @@ describe("action.yml", () => {
     expect({
       using: action.runs.using,
       shells: action.runs.steps.filter((s) => s.run).map((s) => s.shell),
-    }).toEqual({ using: "composite", shells: ["bash", "bash"] });
+    }).toEqual({ using: "composite", shells: ["bash", "bash", "bash"] });
   });
   test("inputs and outputs", () => {
     expect({
       inputs: Object.keys(action.inputs).sort(),
       outputs: Object.keys(action.outputs).sort(),
     }).toEqual({
-      inputs: ["cases", "jobs", "junit", "repository", "sandbox", "version"],
-      outputs: ["bin-dir", "version"],
+      inputs: [
+        "args",
+        "cases",
+        "compare-run-id",
+        "compare-to",
+        "jobs",
+        "junit",
+        "keep",
+        "report",
+        "repository",
+        "result",
+        "sandbox",
+        "shard",
+        "token",
+        "version",
+      ],
+      outputs: ["bin-dir", "result", "version"],
     });
+  });
+  test("every action it uses pinned by commit", () => {
+    expect(unpinned(action.runs.steps)).toEqual([]);
+  });
+  test("inputs reach its scripts through env only, never spliced into a run line", () => {
+    const spliced = action.runs.steps.filter((s) => (s.run ?? "").includes("${{"));
+    expect(spliced).toEqual([]);
+  });
+  test("the token reaches only the run step, as GH_TOKEN", () => {
+    const holders = action.runs.steps.flatMap((s) =>
+      Object.entries((s as { env?: Record<string, string> }).env ?? {})
+        .filter(([, v]) => v.includes("inputs.token"))
+        .map(([k]) => `${(s as { id?: string }).id}:${k}`),
+    );
+    expect(holders).toEqual(["run:GH_TOKEN"]);
   });
   test("every input it uses is declared", () => {
     expect(undeclaredInputs(action)).toEqual([]);
@@ -178,7 +208,7 @@ describe("action.yml", () => {
       ...(s.run ?? "").matchAll(/\$GITHUB_ACTION_PATH\/([^"\s]+)/g),
     ]);
     const paths = scripts.map((m) => m[1] ?? "");
-    expect(paths).toEqual([".github/action/install.sh"]);
+    expect(paths).toEqual([".github/action/install.sh", ".github/action/base.sh", ".github/action/run.sh"]);
     for (const p of paths) accessSync(join(REPO_ROOT, p), constants.X_OK);
   });
 });

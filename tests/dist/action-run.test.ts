@@ -1,0 +1,312 @@
+// The action's run and base steps (.github/action/run.sh, base.sh) over its inputs, against
+// stand-in tools on PATH that log their argv: which command each combination of cases, args, shard,
+// report, keep, result and compare-to builds, the artifact names a matrix job gets, the comparison in
+// the job summary and as a pull-request comment (the token through the environment only), and every
+// refusal (exit 2, one ::error line). The real tools under these steps: tests/dist/suite-matrix.test.ts.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "../../lib/core/proc.ts";
+import { tempDir } from "../support/tmp.ts";
+import { REPO_ROOT } from "../support/tools.ts";
+
+const RUN = join(REPO_ROOT, ".github", "action", "run.sh");
+const BASE = join(REPO_ROOT, ".github", "action", "base.sh");
+const TOKEN = "ghs_not_a_real_token";
+
+/** A stand-in tool: logs `name argv` (and whether GH_TOKEN reached it), prints JSON for --json and
+ * Markdown for compare, exits FAKE_EXIT. gh logs the comment body it was handed. */
+const FAKE = `#!/bin/bash
+name="$(basename "$0")"
+echo "$name $* \${GH_TOKEN:+[token in env]}" >>"$FAKE_LOG"
+case " $* " in
+  *" compare "*) echo "## $2 vs $3"; exit 0 ;;
+  *" --json "*) echo '{"passed":1}' ;;
+esac
+if [ "$name" = gh ]; then for a in "$@"; do case "$a" in body=@*) cat "\${a#body=@}" >>"$FAKE_LOG";; esac; done; fi
+exit "\${FAKE_EXIT:-0}"
+`;
+
+interface Row {
+  name: string;
+  env: Record<string, string>;
+  fakeExit?: number;
+  exitCode: number;
+  calls: string[];
+  stderr?: string;
+  outputs?: string;
+  summary?: string;
+}
+
+const err = (m: string) => `::error title=proctor::${m}\n`;
+const rows: Row[] = [
+  { name: "no cases, no args: installs only", env: {}, exitCode: 0, calls: [], outputs: "" },
+  {
+    name: "cases: run-eval with the JUnit report",
+    env: { PROCTOR_CASES: "evals/cases" },
+    exitCode: 0,
+    calls: ["run-eval --junit proctor-junit.xml evals/cases "],
+    outputs: "report-artifact=proctor-report\nkeep-artifact=proctor-keep\nresult=\n",
+  },
+  {
+    name: "cases with jobs, shard, report and keep: artifact names carry the shard",
+    env: {
+      PROCTOR_CASES: "evals/cases",
+      PROCTOR_JUNIT: "j.xml",
+      PROCTOR_JOBS: "2",
+      PROCTOR_SHARD: "1/4",
+      PROCTOR_REPORT: "r.html",
+      PROCTOR_KEEP: "kept",
+    },
+    exitCode: 0,
+    calls: ["run-eval --junit j.xml -j 2 --shard 1/4 --report r.html --keep kept evals/cases "],
+    outputs:
+      "report-artifact=proctor-report-shard-1-of-4\nkeep-artifact=proctor-keep-shard-1-of-4\nresult=\n",
+  },
+  {
+    name: "args: split like a shell, quotes kept together, nothing expanded",
+    env: {
+      PROCTOR_ARGS: `agent-eval suite "my suite.yaml" --trials '$HOME/t.jsonl' --seed 3`,
+      PROCTOR_SHARD: "0/2",
+    },
+    exitCode: 0,
+    calls: ["proctor agent-eval suite my suite.yaml --trials $HOME/t.jsonl --seed 3 --shard 0/2 "],
+  },
+  {
+    name: "the command's own exit code is the step's",
+    env: { PROCTOR_CASES: "evals/cases" },
+    fakeExit: 1,
+    exitCode: 1,
+    calls: ["run-eval --junit proctor-junit.xml evals/cases "],
+  },
+  {
+    name: "cases and args together",
+    env: { PROCTOR_CASES: "c", PROCTOR_ARGS: "agent-eval suite s.yaml" },
+    exitCode: 2,
+    calls: [],
+    stderr: err("Cannot use both cases and args: cases runs run-eval, args any command; give one"),
+  },
+  {
+    name: "shard without anything to run",
+    env: { PROCTOR_SHARD: "0/4" },
+    exitCode: 2,
+    calls: [],
+    stderr: err("Cannot use the shard input without cases or args: name what to run"),
+  },
+  {
+    name: "compare-to without anything to run",
+    env: { PROCTOR_COMPARE_TO: "base.json" },
+    exitCode: 2,
+    calls: [],
+    stderr: err("Cannot use the compare-to input without cases or args: name what to run"),
+  },
+  {
+    name: "a shard that is not K/N",
+    env: { PROCTOR_CASES: "c", PROCTOR_SHARD: "1-4" },
+    exitCode: 2,
+    calls: [],
+    stderr: err('Cannot use shard "1-4": expected K/N with 0 <= K < N (K 0-based: 0/4 .. 3/4)'),
+  },
+  {
+    name: "args with an unmatched quote",
+    env: { PROCTOR_ARGS: `agent-eval suite "s.yaml` },
+    exitCode: 2,
+    calls: [],
+    stderr: err(`Cannot split args "agent-eval suite "s.yaml": unmatched quote or trailing backslash`),
+  },
+  {
+    name: "args of blanks",
+    env: { PROCTOR_ARGS: "   " },
+    exitCode: 2,
+    calls: [],
+    stderr: err('Cannot run args "   ": expected a command such as agent-eval suite SUITE.yaml'),
+  },
+];
+
+/** Rows that compare: the base file exists in the work folder unless the row says otherwise. */
+const compareRows: (Row & { base?: boolean })[] = [
+  {
+    name: "compare-to with cases: run-eval --json writes the result, the comparison goes to the summary",
+    env: { PROCTOR_CASES: "evals/cases", PROCTOR_COMPARE_TO: "base.json" },
+    exitCode: 0,
+    calls: [
+      "run-eval --junit proctor-junit.xml --json evals/cases ",
+      "run-eval compare base.json proctor-result.json ",
+    ],
+    summary: "## base.json vs proctor-result.json\n",
+  },
+  {
+    name: "compare-to on a pull request with a token: a comment, the token in gh's environment only",
+    env: {
+      PROCTOR_ARGS: "agent-eval suite s.yaml --scorecard head.json",
+      PROCTOR_RESULT: "head.json",
+      PROCTOR_COMPARE_TO: "base.json",
+      GH_TOKEN: TOKEN,
+      GITHUB_REF: "refs/pull/7/merge",
+    },
+    exitCode: 0,
+    calls: [
+      "proctor agent-eval suite s.yaml --scorecard head.json [token in env]",
+      "agent-eval compare base.json head.json [token in env]",
+      "gh api --method POST repos/o/proctor/issues/7/comments -F body=@TMP --silent [token in env]",
+      "## base.json vs head.json",
+    ],
+    summary: "## base.json vs head.json\n",
+  },
+  {
+    name: "a token on a push: the summary only",
+    env: {
+      PROCTOR_ARGS: "agent-eval suite s.yaml --scorecard head.json",
+      PROCTOR_RESULT: "head.json",
+      PROCTOR_COMPARE_TO: "base.json",
+      GH_TOKEN: TOKEN,
+      GITHUB_REF: "refs/heads/main",
+    },
+    exitCode: 0,
+    calls: [
+      "proctor agent-eval suite s.yaml --scorecard head.json [token in env]",
+      "agent-eval compare base.json head.json [token in env]",
+    ],
+    summary: "## base.json vs head.json\n",
+  },
+  {
+    name: "a failed run is still compared, and keeps its exit code",
+    env: { PROCTOR_CASES: "evals/cases", PROCTOR_COMPARE_TO: "base.json" },
+    fakeExit: 1,
+    exitCode: 1,
+    calls: [
+      "run-eval --junit proctor-junit.xml --json evals/cases ",
+      "run-eval compare base.json proctor-result.json ",
+    ],
+    summary: "## base.json vs proctor-result.json\n",
+  },
+  {
+    name: "a base that does not exist",
+    env: { PROCTOR_CASES: "evals/cases", PROCTOR_COMPARE_TO: "base.json" },
+    base: false,
+    exitCode: 2,
+    calls: ["run-eval --junit proctor-junit.xml --json evals/cases "],
+    stderr: err(
+      'Cannot compare against "base.json": no such file (compare-to takes a path, or artifact:NAME/FILE)',
+    ),
+  },
+  {
+    name: "args that write no result",
+    env: { PROCTOR_ARGS: "agent-eval suite s.yaml", PROCTOR_COMPARE_TO: "base.json" },
+    exitCode: 2,
+    calls: ["proctor agent-eval suite s.yaml "],
+    stderr: err(
+      "Cannot compare: the run wrote no proctor-result.json (with args, write it with the command, e.g. --scorecard proctor-result.json)",
+    ),
+  },
+];
+
+async function runStep(row: Row & { base?: boolean }) {
+  using dir = tempDir("proctor-action-run");
+  const bin = join(dir.path, "bin");
+  const work = join(dir.path, "work");
+  for (const d of [bin, work]) mkdirSync(d);
+  for (const tool of ["proctor", "run-eval", "agent-eval", "gh"])
+    writeFileSync(join(bin, tool), FAKE, { mode: 0o755 });
+  if (row.base !== false) writeFileSync(join(work, "base.json"), "{}\n");
+  // With --scorecard in args, the stand-in does not write it: the test writes the head beforehand.
+  if (row.env.PROCTOR_RESULT) writeFileSync(join(work, row.env.PROCTOR_RESULT), "{}\n");
+  const files = {
+    log: join(dir.path, "log"),
+    out: join(dir.path, "out"),
+    summary: join(dir.path, "summary"),
+  };
+  for (const f of Object.values(files)) writeFileSync(f, "");
+  const r = await run(["bash", RUN], {
+    cwd: work,
+    env: {
+      PATH: `${bin}:/usr/bin:/bin`,
+      FAKE_LOG: files.log,
+      FAKE_EXIT: String(row.fakeExit ?? 0),
+      GITHUB_OUTPUT: files.out,
+      GITHUB_STEP_SUMMARY: files.summary,
+      GITHUB_REPOSITORY: "o/proctor",
+      ...row.env,
+    },
+  });
+  const log = readFileSync(files.log, "utf8").replace(/body=@\S+/g, "body=@TMP");
+  return {
+    exitCode: r.exitCode,
+    calls: log.split("\n").filter(Boolean),
+    errors: r.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("::"))
+      .map((l) => `${l}\n`)
+      .join(""),
+    outputs: readFileSync(files.out, "utf8"),
+    summary: readFileSync(files.summary, "utf8"),
+    leaked: r.stderr.includes(TOKEN) || r.stdout.includes(TOKEN) || log.includes(TOKEN),
+  };
+}
+
+describe("run.sh", () => {
+  for (const row of [...rows, ...compareRows]) {
+    test.concurrent(row.name, async () => {
+      const r = await runStep(row);
+      expect({
+        exitCode: r.exitCode,
+        calls: r.calls,
+        errors: r.errors,
+        leaked: r.leaked,
+        ...(row.outputs === undefined ? {} : { outputs: r.outputs }),
+        ...(row.summary === undefined ? {} : { summary: r.summary }),
+      }).toEqual({
+        exitCode: row.exitCode,
+        calls: row.calls,
+        errors: row.stderr ?? "",
+        leaked: false,
+        ...(row.outputs === undefined ? {} : { outputs: row.outputs }),
+        ...(row.summary === undefined ? {} : { summary: row.summary }),
+      });
+    });
+  }
+});
+
+describe("base.sh", () => {
+  const cases = [
+    {
+      spec: "artifact:main-scorecard/scorecard.json",
+      exitCode: 0,
+      outputs: "name=main-scorecard\nfile=/b/scorecard.json\n",
+      stderr: "",
+    },
+    {
+      spec: "artifact:runs/sub/result.json",
+      exitCode: 0,
+      outputs: "name=runs\nfile=/b/sub/result.json\n",
+      stderr: "",
+    },
+    ...["artifact:main-scorecard", "artifact:/x.json", "artifact:name/", "base.json"].map((spec) => ({
+      spec,
+      exitCode: 2,
+      outputs: "",
+      stderr: err(`Cannot use compare-to "${spec}": expected a path, or artifact:NAME/FILE`),
+    })),
+    {
+      spec: "artifact:n/../../etc/passwd",
+      exitCode: 2,
+      outputs: "",
+      stderr: err('Cannot use compare-to "artifact:n/../../etc/passwd": FILE must stay inside the artifact'),
+    },
+  ];
+  for (const c of cases) {
+    test(c.spec, async () => {
+      using dir = tempDir("proctor-action-base");
+      const out = join(dir.path, "out");
+      writeFileSync(out, "");
+      const r = await run(["bash", BASE], {
+        env: { PATH: "/usr/bin:/bin", COMPARE_TO: c.spec, BASE_DIR: "/b", GITHUB_OUTPUT: out },
+      });
+      expect({ exitCode: r.exitCode, stderr: r.stderr, outputs: readFileSync(out, "utf8") }).toEqual({
+        exitCode: c.exitCode,
+        stderr: c.stderr,
+        outputs: c.outputs,
+      });
+    });
+  }
+});
