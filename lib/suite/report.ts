@@ -29,6 +29,7 @@ const VERDICT_WORDS: Record<Comparison["verdict"], string> = {
   better: "better",
   worse: "worse",
   no_significant_difference: "no sig. difference",
+  insufficient: "insufficient evidence",
 };
 
 function toneOf(c: Comparison): Tone {
@@ -65,7 +66,7 @@ function forestRow(
         ref: 0,
         tone: toneOf(c),
         label: `${v.name} minus ${sc.control}: ${pp(c.delta)}`,
-      })}</td><td><span class="badge ${toneOf(c)}" data-metric="verdict" data-variant="${v.name}" title="${c.verdict}">${VERDICT_WORDS[c.verdict]}</span></td>`
+      })}</td><td><span class="badge ${toneOf(c)}" data-metric="verdict" data-variant="${v.name}" title="${c.verdict}">${VERDICT_WORDS[c.verdict]}</span>${c.reason === undefined ? "" : html`<br><span class="ci" data-metric="reason" data-variant="${v.name}">${c.reason}</span>`}</td>`
     : html`<td class="n neutral">${isControl ? "control" : "–"}</td><td class="chart"></td><td></td>`;
   const costCi =
     v.costCILo !== undefined && v.costCIHi !== undefined

@@ -244,7 +244,7 @@ test("--resume with every trial finished runs nothing and prints the scorecard J
     exitCode: 0,
     stderr: ["resumed: 6 finished trials kept, 0 run"],
     pass1: [0, 1],
-    verdict: "better",
+    verdict: "insufficient",
   });
 });
 

@@ -1,6 +1,6 @@
 // End to end with the real agent CLIs against the mock model (issue 5's "done means"): the fixture
 // suite (evals/suites/fixture.yaml: the real Claude Code CLI, model "mock-fix" answered with the fix,
-// "mock-nofix" without, 3 repeats) gives control 0%, fixer 100%, verdict better; the same task runs
+// "mock-nofix" without, 3 repeats) gives control 0%, fixer 100%, verdict insufficient (one task: the original said better); the same task runs
 // once each with Codex and Gemini (evals/suites/fixture-clis.yaml). Through `agent-eval suite`, first
 // on the LocalRunner (--local), then on the Docker runner with the offline images.
 import { describe, expect, test } from "bun:test";
@@ -112,15 +112,15 @@ const CLIS: [string, number, number][] = [
 ];
 
 describe("agent-eval suite --local with the real CLIs", () => {
-  test("the fixture suite with Claude Code: control 0%, fixer 100%, better", async () => {
+  test("the fixture suite with Claude Code: control 0%, fixer 100%, insufficient (one task)", async () => {
     expect(await fixtureRun("fixture.yaml", ["--local", "--parallel", "6"])).toEqual(
-      expected("local", FIXTURE, ["fixer", 1, "better"]),
+      expected("local", FIXTURE, ["fixer", 1, "insufficient"]),
     );
   });
 
   test("Codex and Gemini run the same task once each and fix it", async () => {
     expect(await fixtureRun("fixture-clis.yaml", ["--local"])).toEqual(
-      expected("local", CLIS, ["gemini", 0, "no_significant_difference"]),
+      expected("local", CLIS, ["gemini", 0, "insufficient"]),
     );
   });
 });
@@ -132,11 +132,11 @@ const DOCKER_LIMIT_MS = 600_000;
 
 describe("agent-eval suite on the Docker runner with the real CLIs", () => {
   test(
-    "the fixture suite with Claude Code: control 0%, fixer 100%, better",
+    "the fixture suite with Claude Code: control 0%, fixer 100%, insufficient (one task)",
     async () => {
       await needImages("fixture.yaml");
       expect(await fixtureRun("fixture.yaml", ["--parallel", "3"])).toEqual(
-        expected("docker", FIXTURE, ["fixer", 1, "better"]),
+        expected("docker", FIXTURE, ["fixer", 1, "insufficient"]),
       );
     },
     DOCKER_LIMIT_MS,
@@ -147,7 +147,7 @@ describe("agent-eval suite on the Docker runner with the real CLIs", () => {
     async () => {
       await needImages("fixture-clis.yaml");
       expect(await fixtureRun("fixture-clis.yaml", [])).toEqual(
-        expected("docker", CLIS, ["gemini", 0, "no_significant_difference"]),
+        expected("docker", CLIS, ["gemini", 0, "insufficient"]),
       );
     },
     DOCKER_LIMIT_MS,

@@ -43,7 +43,7 @@ function fixture(root: string, suite = SUITE, tasks = ["fix-add"]): string {
 const keyOf = (t: Trial) => `${t.task}/${t.variant}/${t.repeat}`;
 
 describe("TestSuiteEndToEnd", () => {
-  test("repeats 3 x 2 variants: 6 trials, control 0, fixer 1, delta 1, better; the Markdown says so", async () => {
+  test("repeats 3 x 2 variants: 6 trials, control 0, fixer 1, delta 1, insufficient (one task); the Markdown says so", async () => {
     using dir = tempDir("suite-run");
     const suite = loadSuite(fixture(dir.path));
     const trialsFile = join(dir.path, "trials.jsonl");
@@ -56,7 +56,7 @@ describe("TestSuiteEndToEnd", () => {
       pass1: scorecard.variants.map((v) => [v.name, v.pass1]),
       cmp: scorecard.comparisons!.map((c) => [c.variant, c.tasks, c.delta, c.verdict]),
       runner: scorecard.runner,
-      md: ["| fixer |", "pass@1", "better", "LOCAL RUN"].map((s) => md.includes(s)),
+      md: ["| fixer |", "pass@1", "insufficient", "LOCAL RUN"].map((s) => md.includes(s)),
       streamed: parseTrials(readFileSync(trialsFile, "utf8"), trialsFile).map(keyOf).sort(),
     }).toEqual({
       n: 6,
@@ -73,7 +73,7 @@ describe("TestSuiteEndToEnd", () => {
         ["control", 0],
         ["fixer", 1],
       ],
-      cmp: [["fixer", 1, 1, "better"]],
+      cmp: [["fixer", 1, 1, "insufficient"]], // one task: too little evidence for a verdict
       runner: "local",
       md: [true, true, true, true],
       streamed: trials.map(keyOf).sort(),
@@ -228,7 +228,7 @@ describe("--resume", () => {
       order: first.trials.map(keyOf),
       kept: [a, b],
       file: first.trials.map(keyOf).sort(),
-      verdict: "better",
+      verdict: "insufficient",
     });
   });
 

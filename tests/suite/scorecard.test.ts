@@ -50,13 +50,24 @@ function endToEndTrials(): Trial[] {
 describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
   const sc = buildScorecard("fixture", "control", ["control", "fixer"], endToEndTrials());
 
-  test("control pass1 0, fixer 1, delta 1, verdict better", () => {
+  // The original says `better` here, on a degenerate 100..100 interval from one task: ours says the
+  // evidence is insufficient, and why (scorecard/verdict.ts).
+  test("control pass1 0, fixer 1, delta 1, verdict insufficient (the original: better)", () => {
     expect(sc.variants.map((v) => [v.name, v.trials, v.pass1, v.pass1CILo, v.pass1CIHi])).toEqual([
       ["control", 3, 0, 0, 0],
       ["fixer", 3, 1, 1, 1],
     ]);
     expect(sc.comparisons).toEqual([
-      { variant: "fixer", control: "control", tasks: 1, delta: 1, ciLo: 1, ciHi: 1, verdict: "better" },
+      {
+        variant: "fixer",
+        control: "control",
+        tasks: 1,
+        delta: 1,
+        ciLo: 1,
+        ciHi: 1,
+        verdict: "insufficient",
+        reason: "only 1 paired tasks; a verdict needs at least 6",
+      },
     ]);
   });
 
@@ -92,7 +103,7 @@ describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
 
   test("the Markdown names the fixer, pass@1 and the verdict", () => {
     const md = renderMarkdown(sc);
-    expect(["| fixer |", "pass@1", "better"].map((s) => md.includes(s))).toEqual([true, true, true]);
+    expect(["| fixer |", "pass@1", "insufficient"].map((s) => md.includes(s))).toEqual([true, true, true]);
   });
 
   test("one full rendering with our columns", () => {
@@ -110,7 +121,11 @@ describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
 
       | Variant | Tasks | Delta pass rate (95% CI) | Verdict |
       |---|---|---|---|
-      | fixer | 1 | +100.0 pp (+100.0 to +100.0) | better |
+      | fixer | 1 | +100.0 pp (+100.0 to +100.0) | insufficient |
+
+      Insufficient evidence (no verdict):
+
+      - \`fixer\`: only 1 paired tasks; a verdict needs at least 6
       "
     `);
   });
@@ -271,7 +286,16 @@ describe("infrastructure failures", () => {
       tasks: 1,
     });
     expect(sc.comparisons).toEqual([
-      { variant: "b", control: "a", tasks: 1, delta: 0.5, ciLo: 0.5, ciHi: 0.5, verdict: "better" },
+      {
+        variant: "b",
+        control: "a",
+        tasks: 1,
+        delta: 0.5,
+        ciLo: 0.5,
+        ciHi: 0.5,
+        verdict: "insufficient",
+        reason: "only 1 paired tasks; a verdict needs at least 6",
+      },
     ]);
   });
 
@@ -456,6 +480,7 @@ describe("the original tool's scorecards", () => {
       "ciLo",
       "ciHi",
       "verdict",
+      "reason",
     ]);
   });
 });

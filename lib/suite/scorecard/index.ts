@@ -7,6 +7,7 @@
 import { ConfigError } from "../../core/errors.ts";
 import { bootstrapMean, bootstrapRatio, pairedBootstrap, quantiles, suitePassK } from "../../stats/index.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
+import { verdictFor } from "./verdict.ts";
 
 export { renderMarkdown } from "./markdown.ts";
 export {
@@ -23,6 +24,7 @@ export {
   VariantScore,
   Verdict,
 } from "./schema.ts";
+export { insufficiency, MIN_VERDICT_TASKS, verdictFor } from "./verdict.ts";
 
 /** Bootstrap seed (1), iterations (2000) and k for pass@k / pass^k (default: most trials of a task). */
 export interface ScorecardOptions {
@@ -139,7 +141,7 @@ function compare(
     delta: paired.estimate,
     ciLo: paired.lo,
     ciHi: paired.hi,
-    verdict: paired.verdict,
+    ...verdictFor({ tasks: paired.clusters, lo: paired.lo, hi: paired.hi }),
   };
 }
 

@@ -3,7 +3,7 @@
 // failures) are appended only when the scorecard carries them, and infrastructure failures get a
 // list of their own. Numbers are printed as Go's fmt does (%.1f rounds an exact tie to even).
 import { goFixed } from "../../compat/go.ts";
-import type { Scorecard, Trial, VariantScore } from "./schema.ts";
+import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
 
 const pct = (x: number) => goFixed(100 * x, 1);
 const secs = (ms: number) => goFixed(ms / 1000, 1);
@@ -49,6 +49,13 @@ function extras(sc: Scorecard): Extra[] {
 const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |\n`;
 const rule = (n: number) => `|${"---|".repeat(n)}\n`;
 
+/** Our addition under the comparison table: why each `insufficient` verdict is one ("" when none is). */
+export function insufficientList(comparisons: readonly Comparison[]): string {
+  const thin = comparisons.filter((c) => c.reason !== undefined);
+  if (thin.length === 0) return "";
+  return `\nInsufficient evidence (no verdict):\n\n${thin.map((c) => `- \`${c.variant}\`: ${c.reason}\n`).join("")}`;
+}
+
 /** The line a --local scorecard carries under its title: no isolation, testing only. */
 export const LOCAL_MARK = "**LOCAL RUN: no isolation, testing only (--local); not a result to compare**";
 
@@ -82,6 +89,7 @@ export function renderMarkdown(sc: Scorecard): string {
       const range = `${goFixed(100 * c.ciLo, 1, true)} to ${goFixed(100 * c.ciHi, 1, true)}`;
       out += row([c.variant, `${c.tasks}`, `${delta} pp (${range})`, c.verdict]);
     }
+    out += insufficientList(comparisons);
   }
   const infra = (sc.trials ?? []).filter((t: Trial) => t.infra !== undefined);
   if (infra.length > 0) {

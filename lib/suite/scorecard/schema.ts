@@ -50,8 +50,8 @@ export const Trial = z.looseObject({
 });
 export type Trial = z.infer<typeof Trial>;
 
-/** The original's verdict words. */
-export const Verdict = z.enum(["better", "worse", "no_significant_difference"]);
+/** The original's verdict words, and ours when the evidence is too thin for any (scorecard/verdict.ts). */
+export const Verdict = z.enum(["better", "worse", "no_significant_difference", "insufficient"]);
 
 /** One variant's row: the original's fields, the rich original's, then ours. */
 export const VariantScore = z.looseObject({
@@ -96,6 +96,10 @@ export const Comparison = z.looseObject({
   ciLo: z.number().min(-1).max(1),
   ciHi: z.number().min(-1).max(1),
   verdict: Verdict,
+  reason: z
+    .string()
+    .optional()
+    .describe("why the verdict is insufficient (too few tasks, a zero-width interval)"),
 });
 export type Comparison = z.infer<typeof Comparison>;
 

@@ -75,7 +75,7 @@ describe("loadScorecard refuses bad files, naming the file and the field", () =>
         sc.comparisons[0].verdict = "maybe";
       }),
       message:
-        'Invalid option: expected one of "better"|"worse"|"no_significant_difference" at comparisons.0.verdict',
+        'Invalid option: expected one of "better"|"worse"|"no_significant_difference"|"insufficient" at comparisons.0.verdict',
     },
     {
       name: "comparisons missing",
