@@ -1,0 +1,216 @@
+// One trial of a Harbor task, as Harbor runs it: ONE container from the task's environment image
+// (with the agent CLI layered in, agent-image.ts) for the agent and then the verifier, since the task
+// is judged on the container's state (often /app), not on a /work snapshot. The container is hardened
+// like every phase container (lib/isolation/docker/engine.ts runArgs): `--network none` with the
+// model bridge unless the run opted into `--network bridge` for a task that sets allow_internet.
+// It registers itself with lib/suite/trial.ts, so runTrial's frame (log, redaction) is shared.
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { messageOf } from "../../core/errors.ts";
+import type { ProcResult } from "../../core/proc.ts";
+import { type ModelBridge, startModelBridge, waitForForwarder } from "../../isolation/docker/bridge.ts";
+import { makeScratchDir, runCall } from "../../isolation/docker/cleanup.ts";
+import { type DockerCall, dockerCli, runArgs } from "../../isolation/docker/engine.ts";
+import type { PhaseResult } from "../../isolation/docker/index.ts";
+import { AgentParseError } from "../agents/index.ts";
+import {
+  copyMetrics,
+  type Recording,
+  registerTaskKind,
+  STAGE,
+  staged,
+  stderrTail,
+  type TaskPhases,
+} from "../trial.ts";
+import { agentImage, FORWARDER_COMMAND } from "./agent-image.ts";
+import { type ImageMap, taskImage } from "./image.ts";
+import { type HarborTask, isHarborTask } from "./task.ts";
+import { DEFAULT_THRESHOLD, execIn, LOG_DIRS, runVerifier } from "./verifier.ts";
+
+/** Harnesses whose CLI is layered into the task image (the others run with what the image has). */
+const CLI_HARNESSES = new Set(["claude", "codex", "gemini"]);
+
+/** A run's settings for its Harbor tasks: flags and suite keys that override task.toml. */
+export interface HarborRunOptions {
+  imageMap: ImageMap;
+  /** pass = reward >= threshold (default 1). */
+  threshold?: number;
+  cpus?: number;
+  memory?: string;
+  agentTimeoutMs?: number;
+  verifierTimeoutMs?: number;
+  /** Observer for every docker call (tests count builds). */
+  onDockerCall?: (argv: string[]) => void;
+}
+
+/** What a task carries once the run's options are applied (applyHarborOptions). */
+const runOptions = new WeakMap<HarborTask, HarborRunOptions>();
+
+/** Gives the run's Harbor options to each Harbor task of `tasks` (others are left alone). */
+export function applyHarborOptions(tasks: readonly object[], o: HarborRunOptions): void {
+  for (const t of tasks) if (isHarborTask(t as never)) runOptions.set(t as HarborTask, o);
+}
+
+function toPhase(r: ProcResult): PhaseResult {
+  return {
+    exitCode: r.timedOut ? null : r.exitCode,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    timedOut: r.timedOut,
+    durationMs: r.durationMs,
+    commandIndex: 0,
+  };
+}
+
+/** Writes a driver's staged files into a host dir shaped like STAGE, for one `docker cp`. */
+function stageDir(scratch: string, files: { path: string; content: string }[]): string {
+  const root = join(scratch, "stage");
+  for (const f of files) {
+    const at = join(root, f.path.slice(STAGE.length));
+    mkdirSync(dirname(at), { recursive: true, mode: 0o755 });
+    writeFileSync(at, f.content, { mode: 0o644 });
+  }
+  chmodSync(root, 0o755);
+  return root;
+}
+
+const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
+  const task = job.task as HarborTask;
+  const o: HarborRunOptions = runOptions.get(task) ?? { imageMap: new Map() };
+  const c = task.harbor.config;
+  if (ctx.runner.layout) return fail("start: Harbor tasks run under Docker only, not --local", "other");
+  if (c.allowInternet && ctx.network !== "bridge")
+    return fail(
+      `refused: task ${task.id} sets allow_internet = true; run with --network bridge to let it reach the internet`,
+      "other",
+    );
+  const call: DockerCall = runCall(ctx.runId, dockerCli("docker", o.onDockerCall));
+  let image: string;
+  try {
+    const built = await taskImage(call, task, o.imageMap);
+    image = CLI_HARNESSES.has(job.variant.harness) ? await agentImage(call, built.tag, ctx.image) : built.tag;
+  } catch (error) {
+    return fail(`build: ${messageOf(error)}`, "image");
+  }
+  const inspect = await call(["image", "inspect", "--format", "{{.Config.WorkingDir}}", image]);
+  const workdir = inspect.stdout.trim() || "/";
+  await withContainer(call, ctx, task, image, o, async (name, scratch, bridged) => {
+    const user = c.agentUser ?? "0";
+    const mk = await call(
+      execIn(name, { workdir: "/", user: "0", env: [] }, [
+        "sh",
+        "-c",
+        `mkdir -p ${LOG_DIRS.join(" ")} && chmod 777 ${LOG_DIRS.join(" ")}`,
+      ]),
+    );
+    if (mk.exitCode !== 0) return fail(`start: cannot make /logs: ${stderrTail(mk.stderr)}`, "start");
+    const solution = task.solution !== undefined ? readFileSync(task.solution, "utf8") : undefined;
+    const inv = ctx.driver.command({
+      modelBaseUrl: ctx.agentModelUrl,
+      apiKeyEnvName: ctx.apiKeyEnvName,
+      home: ctx.home,
+      workDir: workdir,
+      prompt: task.prompt,
+      ...(job.variant.model ? { model: job.variant.model } : {}),
+      ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
+      ...(solution !== undefined ? { solution } : {}),
+    } as never);
+    const s = staged(inv, STAGE);
+    if (s.files.length > 0) {
+      const cp = await call(["cp", stageDir(scratch, s.files), `${name}:${STAGE}`], { timeoutMs: 120_000 });
+      if (cp.exitCode !== 0) return fail(`copy: ${stderrTail(cp.stderr)}`, "copy");
+    }
+    const secrets = Object.values(inv.secretEnv).filter((n) => process.env[n] !== undefined);
+    const solutionEnv = job.variant.harness === "oracle" ? c.solutionEnv : {};
+    const env = { ...inv.env, ...(bridged ? { PROCTOR_MODEL_URL: ctx.agentModelUrl } : {}) };
+    const timeoutMs = o.agentTimeoutMs ?? c.agentTimeoutMs;
+    const argv = [...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`])];
+    const exec = execIn(
+      name,
+      { workdir, user, env: [...secrets, ...Object.keys(solutionEnv)] },
+      bridged ? waitForForwarder(s.argv) : s.argv,
+    );
+    exec.splice(exec.indexOf(name), 0, ...argv);
+    const r = await call(exec, {
+      env: { ...(process.env as Record<string, string>), ...solutionEnv },
+      input: inv.stdin ?? "",
+      timeoutMs,
+    });
+    ctx.record("agent", toPhase(r));
+    trial.wallMs = Math.round(r.durationMs);
+    if (r.timedOut) {
+      fail(`agent: timed out after ${timeoutMs / 1000}s`);
+      // What ran past its time is stopped; the verifier still judges the state it left, as in Harbor.
+      await call(["restart", "-t", "0", name], { timeoutMs: 120_000 });
+    } else if (r.exitCode !== 0) fail(`agent exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}`);
+    try {
+      const m = ctx.driver.parse(r.stdout, r.stderr, r.exitCode);
+      copyMetrics(trial, m);
+      if (m.failed) fail(`harness reported failure: ${m.error ?? ""}`);
+    } catch (error) {
+      if (!(error instanceof AgentParseError)) throw error;
+      copyMetrics(trial, error.metrics);
+      fail(`parse: ${error.message}`);
+    }
+    const vTimeout = o.verifierTimeoutMs ?? c.verifierTimeoutMs;
+    const v = await runVerifier(call, name, task, { workdir, timeoutMs: vTimeout });
+    ctx.record("verifier", toPhase(v.run));
+    if (v.infraError) return fail(`check: ${v.infraError}`, "copy");
+    if (!v.reward.ok) return fail(`check: ${v.reward.why}`);
+    trial.reward = v.reward.reward;
+    if (v.reward.rewards) trial.rewards = v.reward.rewards;
+    trial.pass = v.reward.reward >= (o.threshold ?? DEFAULT_THRESHOLD) && trial.error === undefined;
+  }).catch((error) => fail(`start: ${messageOf(error)}`, "start"));
+};
+
+/** Runs `body` in a fresh hardened container of `image` (bridged to the model for CLI harnesses), then removes it. */
+async function withContainer(
+  call: DockerCall,
+  ctx: Recording,
+  task: HarborTask,
+  image: string,
+  o: HarborRunOptions,
+  body: (name: string, scratch: string, bridged: boolean) => Promise<void>,
+): Promise<void> {
+  const c = task.harbor.config;
+  const scratch = makeScratchDir(ctx.runId);
+  const name = `proctor-harbor-${ctx.runId.slice(-12)}-${Math.random().toString(16).slice(2, 10)}`;
+  let bridge: ModelBridge | undefined;
+  try {
+    const bridged = CLI_HARNESSES.has(ctx.driver.harness);
+    if (bridged) bridge = await startModelBridge(scratch, ctx.modelUrl);
+    const args = runArgs(
+      {
+        runId: ctx.runId,
+        image,
+        phase: "agent",
+        argv: [],
+        timeoutMs: 0,
+        network: ctx.network,
+        limits: {
+          cpus: o.cpus ?? c.cpus,
+          memory: o.memory ?? `${c.memoryMb}m`,
+          pids: ctx.limits?.pids ?? 512,
+        },
+        user: c.agentUser ?? "0",
+      },
+      name,
+      {
+        user: "0",
+        ...(bridge ? { bridgeDir: bridge.dir } : {}),
+        command: bridge ? FORWARDER_COMMAND : ["sleep", "infinity"],
+      },
+    );
+    // The task image's own WORKDIR stays the container's (runArgs sets /work for the suite's phases).
+    args.splice(args.indexOf("-w"), 2);
+    const start = await call(args, { timeoutMs: 120_000 });
+    if (start.exitCode !== 0) throw new Error(stderrTail(start.stderr));
+    await body(name, scratch, bridge !== undefined);
+  } finally {
+    await call(["rm", "-f", name], { timeoutMs: 120_000 });
+    await bridge?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+registerTaskKind("harbor", harborPhases);
