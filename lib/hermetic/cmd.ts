@@ -2,15 +2,15 @@
 // at a time (lib/hermetic/many.ts), then the reports: summary or --json on stdout, --junit, --report
 // and $GITHUB_STEP_SUMMARY. Messages and exit codes are run_eval.sh's: 0 all passed, 1 an assertion
 // failed, 2 refused or unusable, else a subject's own code. Errors go to the edge (lib/core/cli.ts).
-import { appendFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import type { ArgsDef, ParsedArgs } from "citty";
 import { UsageError } from "../core/errors.ts";
 import { numberFlag } from "../core/flags.ts";
-import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger } from "../core/log.ts";
 import { Progress, progressMode } from "../core/progress.ts";
+import { parseShard } from "../core/shard.ts";
+import { stampShard } from "../core/shard-set.ts";
 import { stageGh } from "../gh/stage.ts";
 import { MAX_FILE_BYTES } from "../grade/out.ts";
 import {
@@ -22,14 +22,13 @@ import {
   prepareWorkDir,
   type SandboxMechanism,
 } from "../isolation/sandbox/index.ts";
-import { checkReportPath, writeReport } from "../report/index.ts";
+import { checkReportPath } from "../report/index.ts";
 import { GRADE_TIMEOUT_MS, type RunContext } from "./case-run.ts";
-import { renderJunit } from "./junit.ts";
 import { aggregateExit, findCases, lintCases, runMany } from "./many.ts";
 import { flushChunks, processSink } from "./output.ts";
-import { renderRunEvalReportHtml } from "./report.ts";
+import { publishResult } from "./publish.ts";
 import { runResult } from "./result.ts";
-import { renderMarkdown, renderSummary, resultWord } from "./summary.ts";
+import { resultWord } from "./summary.ts";
 
 export const USAGE = "Usage: run-eval [options] <case-dir|folder>...\n";
 
@@ -46,6 +45,10 @@ export const RUN_EVAL_ARGS = {
   json: {
     type: "boolean",
     description: "print one machine-readable result (schemas/run-result.schema.json)",
+  },
+  shard: {
+    type: "string",
+    description: "run only part K of N (0-based, e.g. 0/4; `run-eval merge` joins the parts' --json)",
   },
   timeout: { type: "string", description: "kill a subject after SECONDS (exit 124; default: never)" },
   "grade-timeout": {
@@ -88,6 +91,11 @@ function limitsOf(args: Args) {
   };
 }
 
+/** A case's stable id, what --shard deals by: its directory under the repository, with / between names. */
+export function caseId(repoRoot: string, dir: string): string {
+  return relative(repoRoot, dir).split(sep).join("/");
+}
+
 /** Runs run-eval and returns its exit code. */
 export async function runEval(args: Args): Promise<number> {
   const log = createLogger("run-eval");
@@ -104,11 +112,17 @@ export async function runEval(args: Args): Promise<number> {
     return 2;
   }
   const n = limitsOf(args);
+  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   if (args.sandbox !== undefined && !(MECHANISMS as readonly string[]).includes(args.sandbox))
     throw new UsageError(`--sandbox must be one of ${MECHANISMS.join(", ")}, got "${args.sandbox}"`);
   if (args.report) checkReportPath(resolve(args.report));
-  const cases = findCases(paths);
-  lintCases(cases); // a malformed assertion in any case: exit 2 before any subject starts
+  const repoRoot = resolve(args.repo ?? process.cwd());
+  const all = findCases(paths);
+  lintCases(all); // a malformed assertion in any case: exit 2 before any subject starts
+  // --shard K/N: this part's cases, dealt by their paths under --repo (the same on every checkout).
+  const { units: cases, stamp } = shard
+    ? stampShard(all, shard, (dir) => caseId(repoRoot, dir))
+    : { units: all, stamp: undefined };
 
   const prefer = args.sandbox ? { prefer: args.sandbox as SandboxMechanism } : {};
   const detection = await detectSandbox({ ...prefer, limits: n.sandbox });
@@ -121,7 +135,7 @@ export async function runEval(args: Args): Promise<number> {
     prepare: prepareWorkDir,
     probe: openProbe,
     gh: await stageGh(),
-    repoRoot: resolve(args.repo ?? process.cwd()),
+    repoRoot,
     keep: args.keep ? resolve(args.keep) : undefined,
     timeoutMs: n.timeoutMs,
     gradeTimeoutMs: n.gradeTimeoutMs,
@@ -154,11 +168,12 @@ export async function runEval(args: Args): Promise<number> {
     durationMs: performance.now() - started,
     exitCode,
   });
-  if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else if (cases.length > 1) process.stdout.write(`\n${renderSummary(result)}`);
-  if (args.junit) writeFileAtomic(resolve(args.junit), renderJunit(result));
-  if (args.report) writeReport(resolve(args.report), renderRunEvalReportHtml(result));
-  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-  if (stepSummary) appendFileSync(stepSummary, renderMarkdown(result));
+  publishResult(stamp ? { ...result, shard: stamp } : result, {
+    json: args.json,
+    junit: args.junit,
+    report: args.report,
+    summary: cases.length > 1,
+    lead: "\n",
+  });
   return exitCode;
 }

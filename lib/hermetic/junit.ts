@@ -46,6 +46,14 @@ export function renderJunit(r: RunResult): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="run-eval" ${attrs}>`,
     `  <testsuite name="run-eval" ${attrs}>`,
+    // A shard says which one it is (an extension property; an unsharded run's XML is unchanged).
+    ...(r.shard
+      ? [
+          "    <properties>",
+          `      <property name="shard" value="${r.shard.index}/${r.shard.count}"/>`,
+          "    </properties>",
+        ]
+      : []),
     ...r.cases.map(testcase),
     "  </testsuite>",
     "</testsuites>",

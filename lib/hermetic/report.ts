@@ -85,7 +85,9 @@ export function renderRunEvalReportHtml(r: RunResult, opts: { title?: string } =
   )}</div>exit code</div><div class="card"><div class="big">${num({ metric: "durationMs" }, r.durationMs, secs(r.durationMs))}</div>wall time</div></div>`;
   const subtitle = html`${r.ok ? "All cases passed" : "Cases failed"} · ${num({ metric: "cases" }, n, int(n))} case${
     n === 1 ? "" : "s"
-  } · sandbox <code>${r.mechanism}</code> · -j ${num({ metric: "jobs" }, r.jobs, String(r.jobs))}`;
+  } · sandbox <code>${r.mechanism}</code> · -j ${num({ metric: "jobs" }, r.jobs, String(r.jobs))}${
+    r.shard ? html` · shard <span data-metric="shard">${r.shard.index}/${r.shard.count}</span>` : ""
+  }`;
   const body = [
     section("totals", "Totals", totals),
     section(

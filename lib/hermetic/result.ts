@@ -1,6 +1,7 @@
 // The machine-readable result of `run-eval --json`: one zod schema with a version, so CI and reports
 // read a run without parsing the text. Built from the same CaseOutcome list as the text summary.
 import { z } from "zod";
+import { ShardStamp } from "../core/shard-set.ts";
 import { GradeResult } from "../grade/result.ts";
 import { IsolationProofSchema } from "../isolation/sandbox/index.ts";
 import type { CaseOutcome } from "./case-run.ts";
@@ -52,6 +53,7 @@ export const RunResult = z
       })
       .strict(),
     cases: z.array(CaseRunResult),
+    shard: ShardStamp.optional().describe("run-eval --shard K/N only: which part of the whole run this is"),
   })
   .strict();
 export type RunResult = z.infer<typeof RunResult>;
@@ -87,12 +89,21 @@ export function caseResult(o: CaseOutcome): CaseRunResult {
   };
 }
 
+/** What a run's record says beside its cases. */
+export interface RunFacts {
+  jobs: number;
+  mechanism: string;
+  durationMs: number;
+  exitCode: number;
+}
+
 /** The whole run's result record. */
-export function runResult(
-  outcomes: readonly CaseOutcome[],
-  opts: { jobs: number; mechanism: string; durationMs: number; exitCode: number },
-): RunResult {
-  const cases = outcomes.map(caseResult);
+export function runResult(outcomes: readonly CaseOutcome[], opts: RunFacts): RunResult {
+  return resultOfCases(outcomes.map(caseResult), opts);
+}
+
+/** A run's record from its case records (a run's, or a merge's of its shards'). */
+export function resultOfCases(cases: CaseRunResult[], opts: RunFacts): RunResult {
   const count = (v: CaseVerdict) => cases.filter((c) => c.result === v).length;
   return {
     version: 1,

@@ -36,7 +36,8 @@ export function renderSummary(r: RunResult): string {
       .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
       .join("  ")
       .trimEnd();
-  const out = [`◆ run-eval summary (${r.mechanism}, -j ${r.jobs})`, "┄".repeat(20), line(head)];
+  const shard = r.shard ? `, shard ${r.shard.index}/${r.shard.count}` : "";
+  const out = [`◆ run-eval summary (${r.mechanism}, -j ${r.jobs}${shard})`, "┄".repeat(20), line(head)];
   for (const row of rows) out.push(line(row));
   out.push("┄".repeat(20), totalsLine(r));
   return `${out.join("\n")}\n`;
@@ -50,7 +51,7 @@ function mdCell(s: string): string {
 export function renderMarkdown(r: RunResult): string {
   const icon = (c: CaseRunResult) => (c.result === "pass" ? "✅" : "❌");
   const lines = [
-    `### run-eval: ${r.ok ? "all cases passed" : "cases failed"}`,
+    `### run-eval: ${r.ok ? "all cases passed" : "cases failed"}${r.shard ? ` (shard ${r.shard.index}/${r.shard.count})` : ""}`,
     "",
     "| case | result | assertions | time |",
     "|---|---|---:|---:|",
