@@ -84,6 +84,16 @@ const UNKNOWN_FLAG: Row[] = [
     expected: refused(meant("--rot", "--root", "run-eval new")),
   },
   {
+    path: "run-eval merge",
+    argv: ["merge", "s0.json", "--junti", "j.xml"],
+    expected: refused(meant("--junti", "--junit", "run-eval merge")),
+  },
+  {
+    path: "run-eval compare",
+    argv: ["compare", "a.json", "b.json", "--rerun", "c.json", "--reprot", "c.html"],
+    expected: refused(meant("--reprot", "--report", "run-eval compare")),
+  },
+  {
     path: "gh-shim record",
     argv: ["record", "--updte", "--", "true"],
     expected: refused(meant("--updte", "--update", "gh-shim record")),
@@ -155,7 +165,7 @@ const UNKNOWN_FLAG: Row[] = [
 /** A misspelt subcommand for every command that has subcommands. */
 const MISSPELT: Row[] = [
   {
-    // run-eval's words are case directories; only a first word `new` is its subcommand.
+    // run-eval's words are case directories; only a first word new, merge or compare is a subcommand.
     path: "run-eval",
     argv: ["nwe"],
     expected: refused('Cannot find case directory "nwe"'),
@@ -203,7 +213,7 @@ const NAMED: Array<Row & { name: string }> = [
     expected: refused(
       flag(
         "-x",
-        "expected one of --jobs, --repo, --keep, --junit, --report, --json, --timeout, --grade-timeout, --max-file-bytes, --sandbox, --pids-max, --memory-max",
+        "expected one of --jobs, --repo, --keep, --junit, --report, --json, --shard, --timeout, --grade-timeout, --max-file-bytes, --sandbox, --pids-max, --memory-max",
         "run-eval",
       ),
     ),
