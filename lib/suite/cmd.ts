@@ -16,6 +16,7 @@ import { parseModelUrl } from "../isolation/docker/bridge.ts";
 import { BRIDGE_PORT, dockerCli } from "../isolation/docker/engine.ts";
 import { checkEngine, dockerRunner, installSignalCleanup } from "../isolation/docker/index.ts";
 import { LOCAL_WARNING, localRunner } from "../isolation/local.ts";
+import { BASE_IMAGE, imageOf, resolveBaseImage } from "./agents/image.ts";
 import { DRIVERS } from "./agents/index.ts";
 import { checkTrialsFile } from "./resume.ts";
 import { newRunId, runSuite, safeName } from "./run.ts";
@@ -167,15 +168,18 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   checkTrialsFile(trialsFile, o.resume);
   for (const v of suite.variants) {
     const name = DRIVERS[v.harness].apiKeyEnvName;
-    if (!process.env[name])
+    // command, nop and oracle read no key of ours (a command agent gets its own through --pass-env).
+    if (name !== "" && !process.env[name])
       throw new ConfigError(
         `suite ${suite.name}: variant ${v.name}: environment variable ${name} (the model API key) is not set`,
       );
   }
   const runId = newRunId();
+  let base = BASE_IMAGE;
   if (o.local) log.warn(LOCAL_WARNING);
   else {
     await checkEngine(dockerCli());
+    if (suite.variants.some((v) => imageOf(v) === BASE_IMAGE)) base = await resolveBaseImage(dockerCli());
     if (o.passEnv.length > 0)
       log.warn(
         `warning: --pass-env ${o.passEnv.join(",")} reaches the agent step only, never setup/check; prefer a short-lived gateway token over a real provider key`,
@@ -203,10 +207,12 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     `${j.task.id}/${j.variant.name}#${j.repeat}`;
   const startedAt = new Map<string, number>();
   try {
-    const modelUrl = (v: Variant) => o.modelUrl ?? DEFAULT_MODEL_URLS[v.harness]!;
+    // Without --model-url a command, nop or oracle variant reaches no model ("": nothing is bridged).
+    const modelUrl = (v: Variant) => o.modelUrl ?? DEFAULT_MODEL_URLS[v.harness] ?? "";
     const { scorecard, trials, resumed } = await runSuite(suite, {
       runId,
       runner: o.local ? localRunner() : dockerRunner(),
+      image: (v: Variant) => imageOf(v, base),
       local: o.local,
       drivers: DRIVERS,
       parallel: o.parallel,

@@ -9,6 +9,7 @@ import { ConfigError, ToolError } from "../core/errors.ts";
 import { pool } from "../core/pool.ts";
 import type { Shard } from "../core/shard.ts";
 import type { PhaseSpec } from "../isolation/contract.ts";
+import { imageOf } from "./agents/image.ts";
 import { type Driver, readSettings } from "./agents/index.ts";
 import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import { appendTrial, resumeTrials, startTrials, trialKey } from "./resume.ts";
@@ -65,9 +66,9 @@ export interface SuiteRun {
   scorecard: Scorecard;
 }
 
-/** The default image of a variant: `eval-<harness>:<version>` (latest without a version). */
+/** The default image of a variant: its `image`, else `eval-<harness>:<version>` (latest without a version), else proctor-base. */
 export function defaultImage(variant: Variant): string {
-  return `eval-${variant.harness}:${variant.version || "latest"}`;
+  return imageOf(variant);
 }
 
 /** The suite's jobs: task x variant x repeat, in that nesting order. */
@@ -124,6 +125,13 @@ export async function runTrials(
       throw new ConfigError(
         `suite ${suite.name}: no driver for harness "${v.harness}" (variant "${v.name}")`,
       );
+  for (const v of suite.variants)
+    if (v.harness === "oracle")
+      for (const t of suite.tasks)
+        if (t.solution === undefined)
+          throw new ConfigError(
+            `suite ${suite.name}: variant ${v.name} runs the oracle, but task ${t.id} has no reference solution (task.yaml key solution)`,
+          );
   if (opts.signal?.aborted) throw cancelled(suite);
   const settings = new Map<string, Record<string, unknown>>();
   for (const v of suite.variants) {
@@ -201,7 +209,7 @@ function context(
     ...(opts.limits ? { limits: opts.limits } : {}),
     passEnv: opts.passEnv ?? [],
     modelUrl: url,
-    agentModelUrl: opts.agentModelUrl?.(url) ?? url,
+    agentModelUrl: url === "" ? "" : (opts.agentModelUrl?.(url) ?? url),
     apiKeyEnvName: opts.apiKeyEnvName?.(job.variant) ?? opts.drivers[job.variant.harness]!.apiKeyEnvName,
     ...(content !== undefined ? { settings: content } : {}),
     workDir: opts.workDir ?? "/work",

@@ -1,9 +1,11 @@
 // One trial of a task suite (originals.md §6.3): setup, agent, check, each a phase of a PhaseRunner
 // (a fresh container per phase under Docker). A trial never throws: whatever goes wrong becomes the
 // trial's `error` with the original's wording, and failures outside the agent (workspace start,
-// image, copy, the task's own setup, cleanup) are marked `infra` so the scorecard shows them and
-// never scores them against the agent. The check always runs once the agent phase was reached.
+// image, copy, cleanup) are marked `infra` so the scorecard shows them and never scores them against
+// the agent. A task setup command that fails is the original's scored fail (the suite still exits 0),
+// marked `setupFailed` so the scorecard names it. The check always runs once the agent phase was reached.
 
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
 import type { Layout, PhaseResult, PhaseSpec, SuiteRunner, Workspace } from "../isolation/contract.ts";
@@ -175,10 +177,10 @@ async function phases(
       if (r.infraError) return fail(`setup ${cmd}: ${r.infraError}`, infraKindOf(r.infraError));
       if (r.exitCode !== 0 || r.timedOut) {
         const err = execError(r, task.timeoutMs) ?? "<nil>";
-        return fail(
-          `setup ${cmd} failed (exit ${r.exitCode ?? -1}, err ${err}): ${stderrTail(r.stderr)}`,
-          "setup",
-        );
+        // The task's own command failed, for every arm alike: scored as a fail, as the original does,
+        // not hidden as infrastructure (a broken task then shows as 0% everywhere, setupFailures named).
+        trial.setupFailed = true;
+        return fail(`setup ${cmd} failed (exit ${r.exitCode ?? -1}, err ${err}): ${stderrTail(r.stderr)}`);
       }
     }
     await agentPhase(job, ctx, ws, trial, fail);
@@ -220,6 +222,11 @@ async function agentPhase(
     ...(task.max_turns ? { maxTurns: task.max_turns } : {}),
     ...(task.budget_usd ? { budgetUsd: task.budget_usd } : {}),
     ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
+    ...(variant.command !== undefined ? { command: variant.command } : {}),
+    // Only the oracle ever reads the reference solution; no other agent's phase gets it.
+    ...(variant.harness === "oracle" && task.solution !== undefined
+      ? { solution: readFileSync(task.solution, "utf8") }
+      : {}),
   });
   const secrets = new Set<string>(ctx.passEnv);
   for (const [target, source] of Object.entries(inv.secretEnv)) {
@@ -239,7 +246,7 @@ async function agentPhase(
     secretEnvNames: [...secrets].filter((n) => process.env[n] !== undefined),
     ...(inv.stdin !== undefined ? { stdin: inv.stdin } : {}),
     timeoutMs: task.timeoutMs,
-    model: { url: ctx.modelUrl },
+    ...(ctx.modelUrl !== "" ? { model: { url: ctx.modelUrl } } : {}),
   });
   ctx.record("agent", r);
   trial.wallMs = Math.round(r.durationMs);
@@ -302,11 +309,13 @@ export function copyMetrics(trial: Trial, o: AgentMetrics): void {
   if (o.costUsd === null) unreported.push("cost");
   if (o.turns === null) unreported.push("turns");
   if (o.tokens === null) unreported.push("tokens");
+  if (o.reported.toolCalls === false) unreported.push("toolCalls");
+  if (o.reported.toolErrors === false) unreported.push("toolErrors");
   trial.costUSD = o.costUsd ?? 0;
   trial.turns = o.turns ?? 0;
   trial.tokens = o.tokens ?? 0;
   trial.toolErrors = o.toolErrors;
-  trial.toolCalls = o.toolCalls;
+  if (o.reported.toolCalls !== false) trial.toolCalls = o.toolCalls;
   if (unreported.length > 0) trial.unreported = unreported;
 }
 

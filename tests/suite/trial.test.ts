@@ -160,7 +160,7 @@ describe("TestRunTrial", () => {
 });
 
 describe("TestRunTrialSetupFailure", () => {
-  test("a failing setup stops the trial before the agent, as an infrastructure failure", async () => {
+  test("a failing setup stops the trial before the agent: a scored fail (the original's), marked setupFailed", async () => {
     using dir = tempDir("suite-trial");
     const rec = recording(localRunner());
     const got = await trialOf(dir.path, "fixer", {
@@ -177,7 +177,7 @@ describe("TestRunTrialSetupFailure", () => {
         tokens: 0,
         toolErrors: 0,
         error: 'setup "echo no >&2; exit 3" failed (exit 3, err <nil>): no',
-        infra: "setup",
+        setupFailed: true,
       },
       phases: ["setup"],
     });

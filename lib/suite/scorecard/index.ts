@@ -63,6 +63,7 @@ function score(
   opts: Required<ScorecardOptions>,
 ): VariantScore {
   const scored = all.filter((t) => t.infra === undefined);
+  const setupFailures = all.filter((t) => t.setupFailed === true).length;
   if (scored.length === 0)
     throw new ConfigError(
       `scorecard: no scored trials for variant "${name}" (${all.length} infrastructure failures)`,
@@ -107,6 +108,7 @@ function score(
     tasks: tasks.length,
     ...meanOfReported(scored, "turns", "meanTurns"),
     infraFailures: all.length - scored.length,
+    ...(setupFailures > 0 ? { setupFailures } : {}),
     pass1TaskCILo: taskPass.lo,
     pass1TaskCIHi: taskPass.hi,
     costCILo: cost.lo,
@@ -176,11 +178,14 @@ export function buildScorecard(
   const k = options.k ?? most;
   if (!Number.isSafeInteger(k) || k < 1) throw new ConfigError(`scorecard: k must be at least 1, got ${k}`);
   const opts = { seed: options.seed ?? 1, iterations: options.iterations ?? 2000, k };
+  const scores = variants.map((v) => score(v, byVariant.get(v)!, k, opts));
+  // The original leaves its comparisons slice nil with one variant: JSON null, not [].
+  const comparisons = variants.filter((v) => v !== control).map((v) => compare(v, control, byVariant, opts));
   return {
     suite,
     control,
-    variants: variants.map((v) => score(v, byVariant.get(v)!, k, opts)),
-    comparisons: variants.filter((v) => v !== control).map((v) => compare(v, control, byVariant, opts)),
+    variants: scores,
+    comparisons: comparisons.length > 0 ? comparisons : null,
     trials: [...trials],
     version: 1,
     seed: opts.seed,

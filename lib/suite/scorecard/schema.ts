@@ -33,6 +33,10 @@ export const Trial = z.looseObject({
   grades: z.array(z.looseObject({})).optional().describe("rich original: grader results, kept as is"),
   graderError: z.string().optional(),
   version: z.literal(1).optional(),
+  setupFailed: z
+    .literal(true)
+    .optional()
+    .describe("a task setup command failed: the trial is scored as a fail (the original's semantics)"),
   infra: z
     .enum(INFRA_KINDS)
     .optional()
@@ -77,6 +81,7 @@ export const VariantScore = z.looseObject({
   tasks: count.optional().describe("tasks with at least one scored trial"),
   meanTurns: z.number().min(0).optional(),
   infraFailures: count.optional(),
+  setupFailures: count.optional().describe("scored trials whose task setup failed (each also a fail)"),
   pass1TaskCILo: rate.optional().describe("pass@1 interval resampling tasks, not trials"),
   pass1TaskCIHi: rate.optional(),
   costCILo: z.number().min(0).optional().describe("cost per trial interval resampling tasks"),
