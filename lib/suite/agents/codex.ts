@@ -3,7 +3,9 @@
 // $CODEX_HOME/config.toml (it ignores OPENAI_BASE_URL, and only speaks the Responses wire), `plugins`
 // off (else every run calls github.com), --skip-git-repo-check for plain work dirs and --ephemeral.
 // TMPDIR must not contain CODEX_HOME or Codex cannot make its sandbox helper and every command
-// fails while the run still "succeeds". Parse: originals 6.5; Codex reports no cost.
+// fails while the run still "succeeds". Parse: originals 6.5, tool errors counted as the newest
+// original counts them (status failed/declined, failed MCP calls, tool items never completed); Codex
+// reports no cost.
 
 import { ConfigError, messageOf } from "../../core/errors.ts";
 import {
@@ -80,12 +82,36 @@ function command(input: DriverInput): AgentCommand {
 
 const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call", "web_search"]);
 
+const isTool = (item: Record<string, unknown>) => typeof item.type === "string" && TOOL_ITEMS.has(item.type);
+
+/**
+ * Whether a completed tool item failed, as the newest original counts it: a command with a non-zero
+ * exit_code (null counts as 0) or status failed/declined (codex 0.99 sends both), any other tool
+ * item with status failed.
+ */
+function toolFailed(item: Record<string, unknown>): boolean {
+  if (item.type === "command_execution")
+    return num(item.exit_code) !== 0 || item.status === "failed" || item.status === "declined";
+  return item.status === "failed";
+}
+
+/** The message of an error event: error.message, else message; "" when neither is a non-empty string. */
+function errorMessage(event: Record<string, unknown>): string {
+  const nested = isRecord(event.error) ? event.error.message : undefined;
+  if (typeof nested === "string" && nested !== "") return nested;
+  return typeof event.message === "string" ? event.message : "";
+}
+
 function parse(stdout: string): AgentMetrics {
   const m = emptyMetrics({ cost: false, turns: true, tokens: true });
   let seen = false;
   let turns = 0;
   let tokens = 0;
+  // Tool items started and not (yet) completed, by id: one left at the end was cut off (a timeout,
+  // a sandbox that could not start) and counts as a failed call.
+  const open = new Set<string>();
   for (const event of jsonLines(stdout)) {
+    const item = isRecord(event.item) ? event.item : {};
     switch (event.type) {
       case "thread.started":
         seen = true;
@@ -102,19 +128,25 @@ function parse(stdout: string): AgentMetrics {
       case "error": {
         seen = true;
         m.failed = true;
-        const message = isRecord(event.error) ? event.error.message : event.message;
-        m.error = typeof message === "string" ? message : "";
+        // An error without a message keeps the one before it (the original's behaviour).
+        const message = errorMessage(event);
+        if (message !== "") m.error = message;
+        else m.error ??= "";
         break;
       }
-      case "item.completed": {
-        const item = isRecord(event.item) ? event.item : {};
-        if (typeof item.type === "string" && TOOL_ITEMS.has(item.type)) m.toolCalls++;
-        if (item.type === "command_execution" && typeof item.exit_code === "number" && item.exit_code !== 0)
-          m.toolErrors++;
+      case "item.started":
+        if (isTool(item) && typeof item.id === "string" && item.id !== "") open.add(item.id);
         break;
-      }
+      case "item.completed":
+        open.delete(typeof item.id === "string" ? item.id : "");
+        if (!isTool(item)) break;
+        m.toolCalls++;
+        if (toolFailed(item)) m.toolErrors++;
+        break;
     }
   }
+  m.toolCalls += open.size;
+  m.toolErrors += open.size;
   if (!seen) throw new AgentParseError("codex: no recognised events in output", m);
   return { ...m, turns, tokens };
 }
