@@ -2,13 +2,19 @@
 // one strict zod schema, loadSuite() at the boundary. A suite names tasks (directories under the
 // tasks root, by default <suite dir>/../tasks) and the variants to compare (harness x version x model,
 // optionally a rendered settings file inside the suite's directory), the control and the repeats.
+// The newer original's keys load too: seed, k, gate, judge, matrix, graders and a variant's provider.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
 import { resolveInside } from "../core/fsx.ts";
+import { GateFile } from "./gate.ts";
+import { type AnyGrader, checkGraders, GRADER_STRING_KEYS, GRADERS_KEY } from "./graders/spec.ts";
+import { loadHarborTasksAt } from "./harbor/task.ts";
+import { JUDGE_STRING_KEYS, JudgeFile } from "./judge/config.ts";
+import { MATRIX_STRING_KEYS, MatrixFile } from "./matrix.ts";
 import { loadTask, type Task } from "./task.ts";
-import { failure, parseWith, readYaml, resolveWithin } from "./yaml.ts";
+import { failure, parseWith, readYaml, resolveWithin, type YamlSource } from "./yaml.ts";
 
 /**
  * What a variant may run: the three agent CLIs, `command` (any agent, from a command template),
@@ -27,6 +33,7 @@ export const VariantFile = z
     harness: z.enum(HARNESSES),
     version: z.string().optional().describe("the harness CLI version (image eval-<harness>:<version>)"),
     model: z.string().optional(),
+    provider: z.string().optional().describe("the upstream the model alias routes to; recorded only"),
     settings: z
       .string()
       .optional()
@@ -57,7 +64,27 @@ export const SuiteFile = z
     tasks: z.array(z.string().min(1)).min(1).describe("task directory names under the tasks root"),
     control: z.string().optional().describe("the baseline variant's name (default: the first variant)"),
     repeats: z.number().int().min(0).optional().describe("trials per task and variant (0 or absent: 1)"),
-    variants: z.array(VariantFile).min(1),
+    variants: z.array(VariantFile).min(1).optional().describe("required unless the suite has a matrix"),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("the default --seed (bootstrap intervals, per-trial seeds); the flag wins"),
+    k: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("the k of pass@k and pass^k: 1..repeats (0 or absent: repeats)"),
+    gate: GateFile.optional().describe("ship / hold / block thresholds"),
+    judge: JudgeFile.optional().describe("the LLM judge the judge graders use"),
+    matrix: MatrixFile.optional().describe("harness x model x provider, run with --matrix"),
+    graders: GRADERS_KEY.describe("graders applied to every task after its own"),
+    reward_threshold: z
+      .number()
+      .optional()
+      .describe("Harbor tasks: a trial passes when its reward is at least this (default 1)"),
   })
   .strict();
 export type SuiteFile = z.infer<typeof SuiteFile>;
@@ -71,6 +98,16 @@ export interface Suite {
   control: string;
   repeats: number;
   variants: Variant[];
+  /** The suite's `seed`, the default of --seed. */
+  seed?: number;
+  /** The suite's `k` (1..repeats) when written. */
+  k?: number;
+  gate?: GateFile;
+  judge?: JudgeFile;
+  /** The matrix as written, its harnesses' settings resolved like a variant's. */
+  matrix?: MatrixFile;
+  /** The suite's own graders, when it has any (each task's `graders` ends with them). */
+  graders?: AnyGrader[];
   /** The task names as written. */
   taskNames: string[];
   /** The loaded tasks, in the suite's order. */
@@ -81,6 +118,8 @@ export interface Suite {
   dir: string;
   /** Absolute tasks root. */
   tasksDir: string;
+  /** The suite's reward_threshold: a Harbor task's trial passes at reward >= it (default 1). */
+  rewardThreshold?: number;
 }
 
 /** The JSON Schema committed as schemas/suite.schema.json. */
@@ -102,8 +141,10 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
   const raw = src.data as Record<string, unknown> | undefined;
   const owner = typeof raw?.name === "string" && raw.name !== "" ? `suite ${raw.name}` : "suite";
   const file = parseWith(src, SuiteFile, owner);
+  if (file.variants === undefined && file.matrix === undefined)
+    throw failure(src, owner, [], "variants is required");
   const seen = new Set<string>();
-  const variants: Variant[] = file.variants.map((v, i) => {
+  const variants: Variant[] = (file.variants ?? []).map((v, i) => {
     if (seen.has(v.name))
       throw failure(
         src,
@@ -133,13 +174,15 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
       );
     return { ...rest, settings: inside.path };
   });
-  const control = file.control || variants[0]!.name;
-  if (!seen.has(control)) {
+  // A matrix-only suite has no variants until --matrix expands the matrix (which names the control).
+  const control = file.control || (variants[0]?.name ?? "");
+  if (variants.length > 0 && !seen.has(control)) {
     const names = [...seen].map((n) => JSON.stringify(n)).join(", ");
     throw failure(src, owner, ["control"], `control "${control}" is not a variant (variants: ${names})`);
   }
+  const rich = richKeys(src, owner, file, dir);
   const tasksDir = resolve(opts.tasksDir ?? join(dir, "..", "tasks"));
-  const tasks = file.tasks.map((name, i) => {
+  const entries = file.tasks.map((name, i) => {
     const at = resolveInside(tasksDir, name);
     if (!at.ok)
       throw failure(
@@ -148,6 +191,9 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
         ["tasks", i],
         `tasks[${i}]: "${name}" is not a directory name under ${tasksDir}`,
       );
+    // A Harbor task directory (task.toml), or a folder of them: each becomes a task.
+    const harbor = existsSync(join(at.path, "task.yaml")) ? null : harborTasks(owner, at.path);
+    if (harbor !== null) return harbor;
     if (!existsSync(join(at.path, "task.yaml")))
       throw failure(
         src,
@@ -156,12 +202,16 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
         `tasks[${i}]: no task "${name}": ${join(at.path, "task.yaml")} does not exist`,
       );
     try {
-      return loadTask(at.path);
+      const task = loadTask(at.path);
+      return rich.graders.length > 0
+        ? { ...task, graders: [...(task.graders ?? []), ...rich.graders] }
+        : task;
     } catch (error) {
       if (error instanceof ConfigError) throw new ConfigError(`${owner}: ${error.message}`, { cause: error });
       throw error;
     }
   });
+  const tasks: Task[] = entries.flat();
   // Trials are keyed by task id (the trials file, --resume, the scorecard): a task named twice, or
   // two directories declaring one id, would silently merge.
   const byId = new Map<string, number>();
@@ -170,18 +220,80 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
     if (first !== undefined)
       throw failure(src, owner, ["tasks", i], `tasks[${i}]: task id "${t.id}" is also tasks[${first}]'s`);
     byId.set(t.id, i);
+    if (file.judge === undefined && (t.graders ?? []).some((g) => g.type === "judge"))
+      throw failure(
+        src,
+        owner,
+        ["tasks", i],
+        `tasks[${i}]: task ${t.id} has a judge grader but the suite configures no judge`,
+      );
   });
   return {
     name: file.name,
     control,
     repeats: file.repeats || 1,
     variants,
+    ...rich.keys,
+    ...(rich.graders.length > 0 ? { graders: rich.graders } : {}),
     taskNames: file.tasks,
     tasks,
     path: abs,
     dir,
     tasksDir,
+    ...(file.reward_threshold !== undefined ? { rewardThreshold: file.reward_threshold } : {}),
   };
+}
+
+/** The Harbor tasks at `dir` (null: none), a bad one's ConfigError prefixed with the suite. */
+function harborTasks(owner: string, dir: string): Task[] | null {
+  try {
+    return loadHarborTasksAt(dir);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`${owner}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** The newer original's suite keys, checked: k within 1..repeats, the matrix's harnesses and settings, graders. */
+function richKeys(src: YamlSource, owner: string, file: SuiteFile, dir: string) {
+  const keys: Pick<Suite, "seed" | "k" | "gate" | "judge" | "matrix"> = {};
+  const repeats = file.repeats || 1;
+  if (file.k !== undefined && file.k !== 0) {
+    if (file.k > repeats)
+      throw failure(src, owner, ["k"], `k: expected between 1 and repeats (${repeats}), got ${file.k}`);
+    keys.k = file.k;
+  }
+  if (file.seed !== undefined) keys.seed = file.seed;
+  if (file.gate !== undefined) keys.gate = file.gate;
+  if (file.judge !== undefined) keys.judge = file.judge;
+  if (file.matrix !== undefined) {
+    const harnesses = file.matrix.harnesses.map((h, i) => {
+      const at = ["matrix", "harnesses", i];
+      if (!(HARNESSES as readonly string[]).includes(h.harness)) {
+        const known = HARNESSES.map((n) => JSON.stringify(n)).join(", ");
+        throw failure(
+          src,
+          owner,
+          [...at, "harness"],
+          `matrix.harnesses[${i}].harness: expected one of ${known}, got ${JSON.stringify(h.harness)}`,
+        );
+      }
+      if (h.settings === undefined || h.settings === "") return h;
+      const inside = resolveWithin(dir, h.settings);
+      if (!inside.ok)
+        throw failure(
+          src,
+          owner,
+          [...at, "settings"],
+          `matrix harness ${h.harness}: settings "${h.settings}": ${inside.why}`,
+        );
+      return { ...h, settings: inside.path };
+    });
+    keys.matrix = { ...file.matrix, harnesses };
+  }
+  // Rubric paths are relative to the suite's directory and stay under the evals root (its parent).
+  const graders = checkGraders(src, owner, file.graders ?? [], { root: dirname(dir), base: dir });
+  return { keys, graders };
 }
 
 const STRING_KEYS: ReadonlySet<string> = new Set([
@@ -193,6 +305,10 @@ const STRING_KEYS: ReadonlySet<string> = new Set([
   "variants.version",
   "variants.model",
   "variants.settings",
+  "variants.provider",
+  ...MATRIX_STRING_KEYS,
+  ...JUDGE_STRING_KEYS.map((k) => `judge.${k}`),
+  ...GRADER_STRING_KEYS.map((k) => `graders.${k}`),
   "variants.command",
   "variants.image",
 ]);

@@ -1,10 +1,12 @@
 // The task.yaml format of the suite lane (evals/tasks/<name>/task.yaml, the original halo eval's
 // format): one strict zod schema for the file, loadTask() at the boundary. A task names a
 // repository (a directory inside the task, or an https:// / git@ URL), a prompt, a check whose exit
-// code alone decides the pass, and limits. Files written for the original load unchanged.
+// code alone decides the pass, and limits; the newer original's `graders` add checks beside (or,
+// when given, instead of) `check`. Files written for the original load unchanged.
 import { statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
+import { type AnyGrader, checkGraders, GRADER_STRING_KEYS, GRADERS_KEY } from "./graders/spec.ts";
 import { failure, parseWith, readYaml, resolveWithin, shown } from "./yaml.ts";
 
 /** What a Go time.ParseDuration accepts, without a sign: "10m", "90s", "1h30m", "1.5h", "0". */
@@ -48,7 +50,11 @@ export const TaskFile = z
       .optional()
       .describe("shell commands run before the agent, each with the timeout"),
     prompt: nonBlank.describe("what the agent is asked"),
-    check: nonBlank.describe("shell command run after the agent; exit 0 = pass, nothing else is read"),
+    check: nonBlank
+      .optional()
+      .describe(
+        "shell command run after the agent; exit 0 = pass, nothing else is read (required without graders)",
+      ),
     timeout: z
       .string()
       .regex(DURATION_PATTERN, { error: DURATION_EXPECTED })
@@ -57,6 +63,7 @@ export const TaskFile = z
     budget_usd: z.number().min(0).optional().describe("spending cap passed to the agent CLI"),
     max_turns: z.number().int().min(0).optional().describe("turn cap passed to the agent CLI"),
     tags: z.array(z.string()).optional(),
+    graders: GRADERS_KEY,
     solution: nonBlank
       .optional()
       .describe(
@@ -67,7 +74,7 @@ export const TaskFile = z
 export type TaskFile = z.infer<typeof TaskFile>;
 
 /** A loaded task: the file's fields with defaults applied, plus where it lives. */
-export type Task = Omit<TaskFile, "setup" | "tags" | "timeout" | "solution"> & {
+export type Task = Omit<TaskFile, "setup" | "tags" | "timeout" | "solution" | "graders"> & {
   setup: string[];
   tags: string[];
   /** The timeout as written, if any. */
@@ -80,6 +87,8 @@ export type Task = Omit<TaskFile, "setup" | "tags" | "timeout" | "solution"> & {
   dir: string;
   /** A local repo's symlink-resolved directory (inside `dir`); null for a remote URL. */
   repoDir: string | null;
+  /** The task's graders, then its suite's (absent: none); all must pass beside the check. */
+  graders?: AnyGrader[];
   /** The reference solution script's absolute, symlink-resolved host path (task.yaml `solution`, or a Harbor task's solution/solve.sh). */
   solution?: string;
 };
@@ -115,8 +124,12 @@ export function loadTask(dir: string): Task {
   const raw = src.data as Record<string, unknown> | undefined;
   const owner = typeof raw?.id === "string" && raw.id !== "" ? `task ${raw.id}` : "task";
   const file = parseWith(src, TaskFile, owner);
-  for (const key of ["prompt", "check"] as const)
-    if (file[key].trim() === "") throw failure(src, owner, [key], `${key} is required`);
+  if (file.prompt.trim() === "") throw failure(src, owner, ["prompt"], "prompt is required");
+  // A task with graders may leave the check out (the newer original's fix-add-graded does).
+  if ((file.check ?? "").trim() === "" && (file.graders ?? []).length === 0)
+    throw failure(src, owner, ["check"], "check is required");
+  // Rubric paths are relative to the task's directory and stay under the evals root (tasks/..).
+  const graders = checkGraders(src, owner, file.graders ?? [], { root: dirname(dirname(abs)), base: abs });
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   if (file.timeout !== undefined) {
     const ms = parseDuration(file.timeout);
@@ -143,7 +156,7 @@ export function loadTask(dir: string): Task {
       throw failure(src, owner, at, `solution ${JSON.stringify(file.solution)}: not a file`);
     solution = inside.path;
   }
-  const { setup, tags, solution: _written, ...rest } = file;
+  const { setup, tags, solution: _written, graders: _specs, ...rest } = file;
   return {
     ...rest,
     setup: setup ?? [],
@@ -153,6 +166,7 @@ export function loadTask(dir: string): Task {
     dir: abs,
     repoDir,
     ...(solution !== undefined ? { solution } : {}),
+    ...(graders.length > 0 ? { graders } : {}),
   };
 }
 
@@ -165,4 +179,5 @@ const STRING_KEYS: ReadonlySet<string> = new Set([
   "timeout",
   "tags",
   "solution",
+  ...GRADER_STRING_KEYS.map((k) => `graders.${k}`),
 ]);

@@ -14,6 +14,7 @@ export type { Layout, SuiteRunner } from "../isolation/contract.ts";
 
 import { redactText } from "../redact/index.ts";
 import { type AgentCommand, type AgentMetrics, AgentParseError, type Driver } from "./agents/index.ts";
+import { beginGrading, type TrialJudge } from "./graders/index.ts";
 import type { InfraKind, Trial } from "./scorecard/index.ts";
 import type { Variant } from "./suite.ts";
 import type { Task } from "./task.ts";
@@ -50,6 +51,8 @@ export interface TrialContext {
   /** Where the driver is told /work and HOME are (inside the container). */
   workDir: string;
   home: string;
+  /** The suite's judge, for judge graders (absent: a judge grader is a grader error). */
+  judge?: TrialJudge;
   /** When set, each phase's exit, stdout and stderr go to `<logDir>/<logPath>` (secrets redacted). */
   log?: { dir: string; path: string };
 }
@@ -183,17 +186,37 @@ async function phases(
         return fail(`setup ${cmd} failed (exit ${r.exitCode ?? -1}, err ${err}): ${stderrTail(r.stderr)}`);
       }
     }
-    await agentPhase(job, ctx, ws, trial, fail);
-    const check = await ctx.runner.runPhase(ws, {
-      ...base,
-      phase: "check",
-      argv: ["sh", "-c", task.check],
-      timeoutMs: task.timeoutMs,
+    // Graders read /work in fresh read-only phases, like the check; a failed snapshot of the starting
+    // state (diff, judge) is the original's grader error, and the agent does not run.
+    const grading = await beginGrading(task.graders ?? [], {
+      exec: async (argv) => {
+        const r = await ctx.runner.runPhase(ws, { ...base, phase: "check", argv, timeoutMs: task.timeoutMs });
+        ctx.record("grader", r);
+        return r;
+      },
+      prompt: task.prompt,
+      ...(ctx.judge !== undefined ? { judge: ctx.judge } : {}),
     });
-    ctx.record("check", check);
-    if (check.infraError) fail(`check: ${check.infraError}`, infraKindOf(check.infraError));
-    else if (check.timedOut) fail(`check: ${execError(check, task.timeoutMs)}`);
-    trial.pass = check.exitCode === 0 && !check.timedOut && !check.infraError;
+    if ("error" in grading) {
+      trial.graderError = grading.error;
+      return;
+    }
+    await agentPhase(job, ctx, ws, trial, fail);
+    let pass = true;
+    if ((task.check ?? "").trim() !== "") {
+      const check = await ctx.runner.runPhase(ws, {
+        ...base,
+        phase: "check",
+        argv: ["sh", "-c", task.check!],
+        timeoutMs: task.timeoutMs,
+      });
+      ctx.record("check", check);
+      if (check.infraError) fail(`check: ${check.infraError}`, infraKindOf(check.infraError));
+      else if (check.timedOut) fail(`check: ${execError(check, task.timeoutMs)}`);
+      pass = check.exitCode === 0 && !check.timedOut && !check.infraError;
+    }
+    trial.pass = await grading.finish(trial, pass);
+    if (trial.graderError !== undefined) trial.graderError = redactSecrets(trial.graderError, ctx.passEnv);
   } finally {
     try {
       await ctx.runner.dispose(ws);

@@ -140,8 +140,8 @@ describe("loadSuite refuses a bad suite with one line: file, line:column, suite,
     },
     {
       name: "unknown variant key",
-      body: "name: x\ntasks: [a]\nvariants: [{name: a, harness: codex, provider: p}]\n",
-      message: '<T>/suites/s.yaml:3:38: suite x: variants[0]: unknown key "provider"',
+      body: "name: x\ntasks: [a]\nvariants: [{name: a, harness: codex, provdier: p}]\n",
+      message: '<T>/suites/s.yaml:3:38: suite x: variants[0]: unknown key "provdier"',
     },
     {
       name: "no name",

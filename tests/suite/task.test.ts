@@ -127,9 +127,9 @@ describe("loadTask refuses a bad task with one line: file, line:column, task, wh
       message: '<T>/task.yaml:5:1: task t: unknown key "bogus"',
     },
     {
-      name: "a rich-generation key is unknown here",
-      body: `${GOOD}graders: []\n`,
-      message: '<T>/task.yaml:5:1: task t: unknown key "graders"',
+      name: "an unknown key inside a grader",
+      body: `${GOOD}graders: [{type: file, path: a, bogus: 1}]\n`,
+      message: '<T>/task.yaml:5:33: task t: graders[0]: unknown key "bogus"',
     },
     {
       name: "invalid YAML",

@@ -17,6 +17,21 @@ export type InfraKind = (typeof INFRA_KINDS)[number];
 /** Metrics a harness CLI may not report (Codex and Gemini report no cost). */
 export const METRICS = ["cost", "turns", "tokens", "toolCalls", "toolErrors"] as const;
 
+/**
+ * One grader's outcome on one trial (the rich original's Grade): `error` means the grader could not
+ * give a verdict (a missing judge, an unreadable snapshot), which is never a pass and is counted apart
+ * from a failure; `score` is the judge's weighted score in [0, 1].
+ */
+export const Grade = z.looseObject({
+  grader: z.string().min(1).describe("the type, then :path (file) or :rubric id@version (judge)"),
+  pass: z.boolean(),
+  score: rate.optional(),
+  rubric: z.string().optional(),
+  detail: z.string().optional(),
+  error: z.string().optional(),
+});
+export type Grade = z.infer<typeof Grade>;
+
 /** One finished trial: the original's fields, then ours. */
 export const Trial = z.looseObject({
   task: z.string().min(1),
@@ -30,8 +45,11 @@ export const Trial = z.looseObject({
   toolErrors: count,
   error: z.string().optional().describe("the first failure of the trial, if any"),
   toolCalls: count.optional(),
-  grades: z.array(z.looseObject({})).optional().describe("rich original: grader results, kept as is"),
-  graderError: z.string().optional(),
+  grades: z.array(Grade).optional().describe("the task's and suite's graders' results, in order"),
+  graderError: z
+    .string()
+    .optional()
+    .describe("the first grader that gave no verdict, `<grader>: <why>`; the trial does not pass"),
   version: z.literal(1).optional(),
   setupFailed: z
     .literal(true)
