@@ -88,6 +88,17 @@ describe("actionlint", () => {
   });
 });
 
+test("the README shows examples/workflows/suite-matrix.yml as it is (from its name: line on)", () => {
+  const file = readFileSync(join(EXAMPLES, "suite-matrix.yml"), "utf8");
+  const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Beyond one machine"));
+  const shown = section.slice(
+    section.indexOf("```yaml\n") + 8,
+    section.indexOf("```\n", section.indexOf("```yaml\n") + 8),
+  );
+  expect(shown).toEqual(file.slice(file.indexOf("name: suite-matrix")));
+});
+
 describe("workflow policy", () => {
   for (const [file, path] of allWorkflows) {
     const wf = load<Workflow>(path);
