@@ -16,7 +16,8 @@
 #   PROCTOR_COMPARE_TO  the base JSON: `<tool> compare BASE RESULT` (tool: run-eval, or args' first word)
 #   GH_TOKEN            with compare-to on a pull request: post the comparison as a comment (gh api)
 #   GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY, GITHUB_REF  set by the runner
-# Exit codes: the command's own; else the comparison's (2 a base it refuses); 2 bad input here.
+# Exit codes: the command's own; else the comparison's (1 something got worse, 2 a base it refuses);
+# 2 bad input here.
 set -uo pipefail
 
 fail() {
@@ -91,7 +92,8 @@ md="$(mktemp)"
 trap 'rm -f "$md"' EXIT
 "$tool" compare "$base" "$result" >"$md"
 compared=$?
-if [ "$compared" = 0 ]; then
+# 0 compared; 1 compared, and something got worse (run-eval compare): the Markdown says what.
+if [ "$compared" -le 1 ]; then
   [ -z "${GITHUB_STEP_SUMMARY:-}" ] || cat "$md" >>"$GITHUB_STEP_SUMMARY"
   if [ -n "${GH_TOKEN:-}" ] && [[ "${GITHUB_REF:-}" =~ ^refs/pull/([0-9]+)/ ]]; then
     # gh reads the token from GH_TOKEN: it is never on a command line or in the log.

@@ -20,7 +20,7 @@ const FAKE = `#!/bin/bash
 name="$(basename "$0")"
 echo "$name $* \${GH_TOKEN:+[token in env]}" >>"$FAKE_LOG"
 case " $* " in
-  *" compare "*) echo "## $2 vs $3"; exit 0 ;;
+  *" compare "*) echo "## $2 vs $3"; exit "\${FAKE_COMPARE_EXIT:-0}" ;;
   *" --json "*) echo '{"passed":1}' ;;
 esac
 if [ "$name" = gh ]; then for a in "$@"; do case "$a" in body=@*) cat "\${a#body=@}" >>"$FAKE_LOG";; esac; done; fi
@@ -168,6 +168,26 @@ const compareRows: (Row & { base?: boolean })[] = [
       "agent-eval compare base.json head.json [token in env]",
     ],
     summary: "## base.json vs head.json\n",
+  },
+  {
+    name: "a comparison that finds something worse: its Markdown posted, the step fails with its 1",
+    env: { PROCTOR_CASES: "evals/cases", PROCTOR_COMPARE_TO: "base.json", FAKE_COMPARE_EXIT: "1" },
+    exitCode: 1,
+    calls: [
+      "run-eval --junit proctor-junit.xml --json evals/cases ",
+      "run-eval compare base.json proctor-result.json ",
+    ],
+    summary: "## base.json vs proctor-result.json\n",
+  },
+  {
+    name: "a comparison that refuses the base: nothing posted, exit 2",
+    env: { PROCTOR_CASES: "evals/cases", PROCTOR_COMPARE_TO: "base.json", FAKE_COMPARE_EXIT: "2" },
+    exitCode: 2,
+    calls: [
+      "run-eval --junit proctor-junit.xml --json evals/cases ",
+      "run-eval compare base.json proctor-result.json ",
+    ],
+    summary: "",
   },
   {
     name: "a failed run is still compared, and keeps its exit code",
