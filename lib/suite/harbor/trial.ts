@@ -7,6 +7,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { messageOf } from "../../core/errors.ts";
+import { flagValues } from "../../core/flags.ts";
 import type { ProcResult } from "../../core/proc.ts";
 import { type ModelBridge, startModelBridge, waitForForwarder } from "../../isolation/docker/bridge.ts";
 import { makeScratchDir, runCall } from "../../isolation/docker/cleanup.ts";
@@ -23,7 +24,7 @@ import {
   type TaskPhases,
 } from "../trial.ts";
 import { agentImage, FORWARDER_COMMAND } from "./agent-image.ts";
-import { type ImageMap, taskImage } from "./image.ts";
+import { type ImageMap, parseImageMap, taskImage } from "./image.ts";
 import { type HarborTask, isHarborTask } from "./task.ts";
 import { DEFAULT_THRESHOLD, execIn, LOG_DIRS, runVerifier } from "./verifier.ts";
 
@@ -214,3 +215,23 @@ async function withContainer(
 }
 
 registerTaskKind("harbor", harborPhases);
+
+/**
+ * Gives a suite run's Harbor tasks their options (--image-map, the suite's reward_threshold, --cpus
+ * and --memory when given) and names the tasks that will reach the internet (allow_internet under
+ * --network bridge), for the scorecard. A bad --image-map is a ToolError naming it.
+ */
+export function prepareHarbor(
+  tasks: readonly object[],
+  o: { imageMap: unknown; threshold?: number; cpus?: number; memory?: string; network: "none" | "bridge" },
+): { internet: string[] } {
+  const harbor = tasks.filter((t) => isHarborTask(t as never)) as HarborTask[];
+  applyHarborOptions(harbor, {
+    imageMap: parseImageMap(flagValues(o.imageMap)),
+    ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
+    ...(o.cpus !== undefined ? { cpus: o.cpus } : {}),
+    ...(o.memory !== undefined ? { memory: o.memory } : {}),
+  });
+  const internet = o.network === "bridge" ? harbor.filter((t) => t.harbor.config.allowInternet) : [];
+  return { internet: internet.map((t) => t.id) };
+}
