@@ -20,6 +20,7 @@ export const command = defineCommand({
     verify: () => promotion().then((m) => m.verify),
     plan: () => promotion().then((m) => m.plan),
     suite: () => import("./agent-eval/suite.ts").then((m) => m.suite),
+    tasks: () => import("./agent-eval/tasks.ts").then((m) => m.tasks),
     report: () => promotion().then((m) => m.report),
   },
 });

@@ -7,7 +7,7 @@ import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import type { ArgsDef } from "citty";
 import type { ToolEdge } from "../core/cli.ts";
 import { ConfigError, ToolError } from "../core/errors.ts";
-import { numberFlag } from "../core/flags.ts";
+import { numberFlag, repeatable } from "../core/flags.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger } from "../core/log.ts";
 import { Progress, progressMode } from "../core/progress.ts";
@@ -21,6 +21,7 @@ import { DRIVERS } from "./agents/index.ts";
 import { checkTrialsFile } from "./resume.ts";
 import { newRunId, runSuite, safeName } from "./run.ts";
 import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
+import { prepareHarbor } from "./harbor/trial.ts";
 import { loadSuite, type Variant } from "./suite.ts";
 
 /** halo's edge: every error (a bad flag too) is one `error: <first line>` and exit 1. */
@@ -51,6 +52,10 @@ export const SUITE_ARGS = {
   resume: bool("keep the finished trials in the trials file and run only the rest"),
   "model-url": str("the model endpoint agents reach (default: the harness vendor's API)"),
   tasks: str("the tasks directory (default <suite dir>/../tasks)"),
+  "image-map": repeatable({
+    type: "string",
+    description: "REF=LOCAL: Harbor tasks build FROM REF with the local image LOCAL (repeatable)",
+  }),
 } as const satisfies ArgsDef;
 
 /** The flags of `agent-eval suite`, as citty hands them over (strings and booleans). */
@@ -70,6 +75,7 @@ export interface SuiteFlags {
   resume?: boolean;
   "model-url"?: string;
   tasks?: string;
+  "image-map"?: string | string[];
 }
 
 /** Where each harness's CLI talks to by default (its vendor's public API). */
@@ -166,6 +172,19 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const suite = loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {});
   const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
   checkTrialsFile(trialsFile, o.resume);
+  // Harbor tasks: --image-map, the suite's reward_threshold, and --cpus/--memory only when given
+  // (else each task's own task.toml resources).
+  const harbor = prepareHarbor(suite.tasks, {
+    imageMap: flags["image-map"],
+    ...(suite.rewardThreshold !== undefined ? { threshold: suite.rewardThreshold } : {}),
+    ...(flags.cpus !== undefined ? { cpus: o.limits.cpus } : {}),
+    ...(flags.memory !== undefined ? { memory: o.limits.memory } : {}),
+    network: o.network,
+  });
+  if (harbor.internet.length > 0)
+    log.warn(
+      `warning: ${harbor.internet.join(", ")} reach the internet (allow_internet = true, --network bridge)`,
+    );
   for (const v of suite.variants) {
     const name = DRIVERS[v.harness].apiKeyEnvName;
     // command, nop and oracle read no key of ours (a command agent gets its own through --pass-env).
@@ -240,6 +259,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     });
     progress.clear();
     if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);
+    if (harbor.internet.length > 0) scorecard.internet = harbor.internet;
     if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(scorecard));
     if (o.report) await writeReport(o.report, scorecard, trials, trialsFile);
     process.stdout.write(o.output === "json" ? scorecardJson(scorecard) : renderMarkdown(scorecard));
