@@ -66,50 +66,7 @@ export function writeConfined(
   const name = parts[parts.length - 1] as string;
   const dirParts = parts.slice(0, -1);
   const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-  const mode = opts.mode ?? 0o644;
-  const write = (dirPath: string) => {
-    const target = `${dirPath}/${name}`;
-    if (opts.exclusive) {
-      // O_EXCL on the final name itself: nothing there may be replaced, a dangling link included.
-      let fd: number;
-      try {
-        fd = openSync(
-          target,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-          mode,
-        );
-      } catch (error) {
-        if (errCode(error) === "EEXIST") throw new ConfinedPathError(shown, "exists");
-        refusal(error, shown, true);
-      }
-      try {
-        writeAll(fd, buf);
-      } finally {
-        closeSync(fd);
-      }
-      return;
-    }
-    const tmp = `${dirPath}/.${name}.${randomBytes(6).toString("hex")}.tmp`;
-    const fd = openSync(
-      tmp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-      mode,
-    );
-    try {
-      writeAll(fd, buf);
-    } catch (error) {
-      closeSync(fd);
-      unlinkSync(tmp);
-      throw error;
-    }
-    closeSync(fd);
-    try {
-      renameSync(tmp, target); // rename replaces a link at `name` itself; it never writes through it
-    } catch (error) {
-      unlinkSync(tmp);
-      throw error;
-    }
-  };
+  const write = (dirPath: string) => writeEntry(dirPath, name, shown, buf, opts);
   if (hasProcFd()) {
     const dirfd = openDirFd(root, dirParts, shown, opts.mkdirs === true, opts.dirMode ?? 0o755);
     try {
@@ -124,6 +81,75 @@ export function writeConfined(
     write(join(resolve(root), ...dirParts));
   }
   return shown;
+}
+
+/**
+ * Writes `name` inside a directory already open (lib/core/confined.ts openDirConfined): no walk and no
+ * second open of the directory per file, for writers of many files into one private directory.
+ */
+export function writeInDir(
+  dir: { path: string },
+  name: string,
+  data: string | Uint8Array,
+  opts: { mode?: number; exclusive?: boolean } = {},
+): string {
+  const parts = confinedParts(name);
+  if (parts.length !== 1) throw new ConfinedPathError(name, "not-regular");
+  const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  writeEntry(dir.path, name, `${dir.path}/${name}`, buf, opts);
+  return `${dir.path}/${name}`;
+}
+
+/** Creates `name` in `dirPath` (exclusively, or by a temp file renamed over it) and writes `buf`. */
+function writeEntry(
+  dirPath: string,
+  name: string,
+  shown: string,
+  buf: Uint8Array,
+  opts: { mode?: number; exclusive?: boolean },
+): void {
+  const mode = opts.mode ?? 0o644;
+  const target = `${dirPath}/${name}`;
+  if (opts.exclusive) {
+    // O_EXCL on the final name itself: nothing there may be replaced, a dangling link included.
+    let fd: number;
+    try {
+      fd = openSync(
+        target,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+        mode,
+      );
+    } catch (error) {
+      if (errCode(error) === "EEXIST") throw new ConfinedPathError(shown, "exists");
+      refusal(error, shown, true);
+    }
+    try {
+      writeAll(fd, buf);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  const tmp = `${dirPath}/.${name}.${randomBytes(6).toString("hex")}.tmp`;
+  const fd = openSync(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+    mode,
+  );
+  try {
+    writeAll(fd, buf);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(tmp);
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, target); // rename replaces a link at `name` itself; it never writes through it
+  } catch (error) {
+    unlinkSync(tmp);
+    throw error;
+  }
 }
 
 function writeAll(fd: number, buf: Uint8Array): void {

@@ -28,7 +28,7 @@ import {
   readConfined,
   readRegular,
 } from "../core/confined.ts";
-import { writeConfined } from "../core/confined-write.ts";
+import { writeInDir } from "../core/confined-write.ts";
 import { ToolError, UpstreamError, UsageError } from "../core/errors.ts";
 
 /** How a harvest reaches its files (the CLI: paths as given; eval-mcp: confined under its root). */
@@ -129,7 +129,7 @@ export function publishCases(files: HarvestFiles, out: string, next: Iterable<Ca
     stage = openDirConfined(dir.path, stageName);
     fchmodSync(stage.fd, 0o700); // cases quote real traffic: the suite directory is private (umask aside)
     for (const c of next) {
-      writeConfined(stage.path, c.name, c.text, { exclusive: true, mode: 0o600 });
+      writeInDir(stage, c.name, c.text, { exclusive: true, mode: 0o600 }); // the open stage: no walk per file
       names.push(c.name);
     }
     renameSync(`${dir.path}/${stageName}`, `${dir.path}/${name}`); // fails if --out is not empty now

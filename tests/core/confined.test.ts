@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import {
+  closeSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -12,8 +13,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfinedPathError, readConfined, readRegular } from "../../lib/core/confined.ts";
-import { mkdirConfined, writeConfined } from "../../lib/core/confined-write.ts";
+import { ConfinedPathError, openDirConfined, readConfined, readRegular } from "../../lib/core/confined.ts";
+import { mkdirConfined, writeConfined, writeInDir } from "../../lib/core/confined-write.ts";
 
 const base = mkdtempSync(join(tmpdir(), "confined-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -88,5 +89,27 @@ describe("writeConfined / mkdirConfined", () => {
     expect(readFileSync(join(root, "n", "m", "h.txt"), "utf8")).toBe("h");
     expect(reason(() => mkdirConfined(root, "a/out/deeper"))).toBe("link");
     expect(readdirSync(outside)).toEqual(["secret.txt"]);
+  });
+});
+
+describe("writeInDir (an open directory, no walk per file)", () => {
+  const dirName = "many";
+  mkdirSync(join(root, dirName));
+  symlinkSync(join(outside, "secret.txt"), join(root, dirName, "taken-link"));
+  test.each([
+    ["a new file", "new.json", { exclusive: true }, "ok", "new"],
+    ["exclusive over a final link", "taken-link", { exclusive: true }, "exists", undefined],
+    ["a name with a slash", "sub/x.json", { exclusive: true }, "not-regular", undefined],
+    ["a dot-dot name", "..", { exclusive: true }, "outside", undefined],
+    ["replacing a final link", "taken-link", {}, "ok", "new"],
+  ] as const)("%s", (_what, name, opts, want, content) => {
+    const dir = openDirConfined(root, dirName);
+    try {
+      expect(reason(() => writeInDir(dir, name, "new", opts))).toBe(want);
+    } finally {
+      closeSync(dir.fd);
+    }
+    if (content !== undefined) expect(readFileSync(join(root, dirName, name), "utf8")).toBe(content);
+    expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("SECRET");
   });
 });
