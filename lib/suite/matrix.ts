@@ -1,9 +1,12 @@
 // The suite's `matrix:` key (the original halo eval's newer generation): one run across harness x
 // model x provider, expanded into ordinary variants named <harness>@<version>/<model>[/<provider>] in
 // declaration order, with the baseline cell as the control. A provider is a gateway model alias: with
-// `aliases` it applies only to the models it maps, so the CLI side stays provider-agnostic.
+// `aliases` it applies only to the models it maps, so the CLI side stays provider-agnostic. Also the
+// original's compact terminal table of a run (`--matrix`): one row per cell, its gate verdict.
 import { z } from "zod";
+import { goFixed } from "../compat/go.ts";
 import { ConfigError } from "../core/errors.ts";
+import type { Scorecard } from "./scorecard/schema.ts";
 
 /** One CLI at a pinned version and the models to run it on. */
 export const MatrixHarnessFile = z
@@ -89,4 +92,43 @@ export function expandMatrix(matrix: MatrixFile): { variants: MatrixCell[]; cont
     throw new ConfigError(`matrix.baseline: "${control}" is not a cell (cells: ${names})`);
   }
   return { variants, control };
+}
+
+/**
+ * The original's fixed-width terminal table: pass@1, pass@k, pass^k, cost and p50 per trial, tool
+ * calls per trial, and each cell's verdict (the control "baseline", else its gate verdict, else its
+ * comparison verdict); the scorecard's gate last.
+ */
+export function renderMatrixTable(sc: Scorecard): string {
+  const verdict = new Map<string, string>([[sc.control, "baseline"]]);
+  for (const c of sc.comparisons ?? []) verdict.set(c.variant, c.gate?.verdict ?? c.verdict);
+  const w = Math.max("VARIANT".length, ...sc.variants.map((v) => v.name.length));
+  const k = Math.max(sc.k ?? 0, 1);
+  const pct = (x: number | undefined) => `${goFixed(100 * (x ?? 0), 0).padStart(5)}%`;
+  const line = (cells: string[]) => `${cells.join("  ")}\n`;
+  let out = line([
+    "VARIANT".padEnd(w),
+    "PASS@1".padStart(6),
+    `PASS@${k}`.padStart(6),
+    `PASS^${k}`.padStart(6),
+    "$/TASK".padStart(8),
+    "P50".padStart(7),
+    "TOOLS".padStart(5),
+    "VERDICT",
+  ]);
+  for (const v of sc.variants) {
+    const calls = (v as { toolCalls?: number }).toolCalls ?? 0;
+    out += line([
+      v.name.padEnd(w),
+      pct(v.pass1),
+      pct(v.passAtK),
+      pct(v.passHatK),
+      `$${goFixed(v.costPerTaskUSD, 3)}`.padStart(8),
+      `${goFixed(v.wallP50Ms / 1000, 1).padStart(6)}s`,
+      goFixed(v.trials > 0 ? calls / v.trials : 0, 1).padStart(5),
+      verdict.get(v.name) ?? "",
+    ]);
+  }
+  if (sc.gate) out += `gate: ${sc.gate.verdict.toUpperCase()}\n`;
+  return out;
 }

@@ -6,10 +6,16 @@
 // trials and seed, same scorecard. Formats in scorecard/schema.ts, Markdown in scorecard/markdown.ts.
 import { ConfigError } from "../../core/errors.ts";
 import { bootstrapMean, bootstrapRatio, pairedBootstrap, quantiles, suitePassK } from "../../stats/index.ts";
+import { renderGatedMarkdown } from "./gated.ts";
+import { renderMarkdown as renderPlainMarkdown } from "./markdown.ts";
+import { type GradingScope, gradingFields, gradingScope } from "./grading.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
 import { verdictFor } from "./verdict.ts";
 
-export { renderMarkdown } from "./markdown.ts";
+/** The Markdown scorecard: the newer original's layout when it carries a gate, else the original's. */
+export function renderMarkdown(sc: Scorecard): string {
+  return sc.gate === undefined ? renderPlainMarkdown(sc) : renderGatedMarkdown(sc);
+}
 export {
   Comparison,
   INFRA_KINDS,
@@ -61,6 +67,7 @@ function score(
   all: readonly Trial[],
   k: number,
   opts: Required<ScorecardOptions>,
+  grading: GradingScope,
 ): VariantScore {
   const scored = all.filter((t) => t.infra === undefined);
   const setupFailures = all.filter((t) => t.setupFailed === true).length;
@@ -105,6 +112,7 @@ function score(
     k,
     passAtK: passK.passAtK,
     passHatK: passK.passHatK,
+    ...gradingFields(all, grading),
     tasks: tasks.length,
     ...meanOfReported(scored, "turns", "meanTurns"),
     infraFailures: all.length - scored.length,
@@ -178,7 +186,8 @@ export function buildScorecard(
   const k = options.k ?? most;
   if (!Number.isSafeInteger(k) || k < 1) throw new ConfigError(`scorecard: k must be at least 1, got ${k}`);
   const opts = { seed: options.seed ?? 1, iterations: options.iterations ?? 2000, k };
-  const scores = variants.map((v) => score(v, byVariant.get(v)!, k, opts));
+  const grading = gradingScope(trials);
+  const scores = variants.map((v) => score(v, byVariant.get(v)!, k, opts, grading));
   // The original leaves its comparisons slice nil with one variant: JSON null, not [].
   const comparisons = variants.filter((v) => v !== control).map((v) => compare(v, control, byVariant, opts));
   return {

@@ -91,12 +91,16 @@ export function renderMarkdown(sc: Scorecard): string {
     }
     out += insufficientList(comparisons);
   }
+  return out + infraList(sc);
+}
+
+/** Our list of infrastructure failures at the end ("" when none). */
+export function infraList(sc: Scorecard): string {
   const infra = (sc.trials ?? []).filter((t: Trial) => t.infra !== undefined);
-  if (infra.length > 0) {
-    out += "\n## Infrastructure failures (not scored)\n\n";
-    out += row(["Variant", "Task", "Repeat", "Kind", "Error"]) + rule(5);
-    for (const t of infra)
-      out += row([t.variant, t.task, `${t.repeat}`, t.infra!, (t.error ?? "").replaceAll("|", "\\|")]);
-  }
+  if (infra.length === 0) return "";
+  let out = "\n## Infrastructure failures (not scored)\n\n";
+  out += row(["Variant", "Task", "Repeat", "Kind", "Error"]) + rule(5);
+  for (const t of infra)
+    out += row([t.variant, t.task, `${t.repeat}`, t.infra!, (t.error ?? "").replaceAll("|", "\\|")]);
   return out;
 }

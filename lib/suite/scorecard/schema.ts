@@ -110,6 +110,35 @@ export const VariantScore = z.looseObject({
 });
 export type VariantScore = z.infer<typeof VariantScore>;
 
+/** A paired (by task) bootstrap estimate of candidate - control for one gate metric (lib/suite/gate.ts). */
+export const MetricDelta = z.looseObject({
+  mean: z.number(),
+  ciLo: z.number(),
+  ciHi: z.number(),
+  baseline: z.number().describe("the control's mean per-task value over the gated tasks"),
+});
+export type MetricDelta = z.infer<typeof MetricDelta>;
+
+/** One task's per-arm pass rates in a gate. */
+export const TaskDiff = z.looseObject({
+  task: z.string().min(1),
+  baseline: rate,
+  candidate: rate,
+  status: z.enum(["regressed", "improved", "same", "flaky"]),
+  reason: z.string().optional(),
+});
+export type TaskDiff = z.infer<typeof TaskDiff>;
+
+/** The release gate of one comparison, or on the scorecard the worst over all (the rich original's). */
+export const GateResult = z.looseObject({
+  verdict: z.enum(["ship", "hold", "block"]),
+  reasons: z.array(z.string()).nullable(),
+  flaky: z.array(TaskDiff).optional(),
+  regressed: z.array(TaskDiff).optional(),
+  tasks: z.array(TaskDiff).optional(),
+});
+export type GateResult = z.infer<typeof GateResult>;
+
 /** A non-control variant paired by task with the control. */
 export const Comparison = z.looseObject({
   variant: z.string().min(1),
@@ -123,6 +152,11 @@ export const Comparison = z.looseObject({
     .string()
     .optional()
     .describe("why the verdict is insufficient (too few tasks, a zero-width interval)"),
+  deltas: z
+    .record(z.string(), MetricDelta)
+    .optional()
+    .describe("per gate metric: pass_rate, cost_usd, tokens, wall_ms, tool_calls"),
+  gate: GateResult.optional(),
 });
 export type Comparison = z.infer<typeof Comparison>;
 
@@ -140,6 +174,8 @@ export const Scorecard = z.looseObject({
     .enum(["docker", "local"])
     .optional()
     .describe("local: the trials ran on the host without isolation (--local, testing only)"),
+  gate: GateResult.optional().describe("the worst comparison's gate, reasons prefixed by variant"),
+  thresholds: z.looseObject({}).optional().describe("the gate's thresholds, defaults applied"),
 });
 export type Scorecard = z.infer<typeof Scorecard>;
 

@@ -1,0 +1,86 @@
+// The Markdown of a gated scorecard, byte for byte the newer original halo eval's layout (pass@k,
+// pass^k and tool-call columns, the gate's verdict on top, a section per comparison with its reasons,
+// metric deltas, regressed and flaky tasks), plus ours only where present: the --local mark, why a
+// comparison is `insufficient`, infrastructure failures. Numbers as Go's fmt prints them.
+import { goFixed } from "../../compat/go.ts";
+import { infraList, insufficientList, LOCAL_MARK } from "./markdown.ts";
+import type { Comparison, Scorecard, VariantScore } from "./schema.ts";
+
+const pct = (x: number) => goFixed(100 * x, 1);
+const signed = (x: number, digits: number) => goFixed(x, digits, true);
+const secs = (ms: number) => goFixed(ms / 1000, 1);
+const num = (v: VariantScore, key: string) => {
+  const x = (v as Record<string, unknown>)[key];
+  return typeof x === "number" ? x : 0;
+};
+
+/** Digits of each gate metric's baseline and delta (pass_rate is in points, apart). */
+const DIGITS: Record<string, number> = { cost_usd: 4, tokens: 0, wall_ms: 0, tool_calls: 1 };
+const METRICS = ["pass_rate", "cost_usd", "tokens", "wall_ms", "tool_calls"];
+
+function gateSection(c: Comparison): string {
+  const gate = c.gate!;
+  let out = `\n## ${c.variant} vs ${c.control}: ${gate.verdict.toUpperCase()}\n\n`;
+  for (const r of gate.reasons ?? []) out += `- ${r}\n`;
+  const deltas = c.deltas ?? {};
+  if (Object.keys(deltas).length > 0) {
+    out += "\n| Metric | Baseline | Delta (95% CI) |\n|---|---|---|\n";
+    for (const m of METRICS) {
+      const d = deltas[m] ?? { mean: 0, ciLo: 0, ciHi: 0, baseline: 0 };
+      if (m === "pass_rate") {
+        out += `| ${m} | ${pct(d.baseline)}% | ${signed(100 * d.mean, 1)} pp (${signed(100 * d.ciLo, 1)} to ${signed(100 * d.ciHi, 1)}) |\n`;
+        continue;
+      }
+      const n = DIGITS[m]!;
+      out += `| ${m} | ${goFixed(d.baseline, n)} | ${signed(d.mean, n)} (${signed(d.ciLo, n)} to ${signed(d.ciHi, n)}) |\n`;
+    }
+  }
+  if ((gate.regressed ?? []).length > 0) {
+    out += "\nRegressed tasks:\n\n";
+    for (const t of gate.regressed!)
+      out += `- \`${t.task}\`: ${goFixed(100 * t.baseline, 0)}% -> ${goFixed(100 * t.candidate, 0)}%\n`;
+  }
+  if ((gate.flaky ?? []).length > 0) {
+    out += "\nFlaky tasks (excluded from the gate):\n\n";
+    for (const t of gate.flaky!) out += `- \`${t.task}\`: ${t.reason ?? ""}\n`;
+  }
+  return out;
+}
+
+/** The Markdown of a scorecard that carries a gate. */
+export function renderGatedMarkdown(sc: Scorecard): string {
+  let out = `# Eval scorecard: ${sc.suite}\n\n`;
+  if (sc.runner === "local") out += `${LOCAL_MARK}\n\n`;
+  out += `Control: \`${sc.control}\`\n`;
+  if (sc.gate) out += `\n**Gate: ${sc.gate.verdict.toUpperCase()}**\n`;
+  const judge = (sc as { judge?: { model?: string; rubrics?: string[] } }).judge;
+  if (judge?.rubrics?.length)
+    out += `\nJudge: \`${judge.model ?? ""}\`, rubrics: \`${judge.rubrics.join("`, `")}\`\n`;
+  const k = Math.max(sc.k ?? 0, 1);
+  out += `\n| Variant | Trials | pass@1 (95% CI) | pass@${k} | pass^${k} | Cost/task | Wall p50 | Wall p95 | Tool calls | Tool errors | Errors |\n`;
+  out += `|${"---|".repeat(11)}\n`;
+  for (const v of sc.variants)
+    out += `| ${[
+      v.name,
+      `${v.trials}`,
+      `${pct(v.pass1)}% (${pct(v.pass1CILo)}-${pct(v.pass1CIHi)})`,
+      `${pct(v.passAtK ?? 0)}%`,
+      `${pct(v.passHatK ?? 0)}%`,
+      `$${goFixed(v.costPerTaskUSD, 4)}`,
+      `${secs(v.wallP50Ms)}s`,
+      `${secs(v.wallP95Ms)}s`,
+      `${num(v, "toolCalls")}`,
+      `${v.toolErrors}`,
+      `${v.errors + num(v, "gradeErrors")}`,
+    ].join(" | ")} |\n`;
+  const comparisons = sc.comparisons ?? [];
+  if (comparisons.length > 0) {
+    out +=
+      "\n## Paired comparison vs control\n\n| Variant | Tasks | Delta pass rate (95% CI) | Verdict |\n|---|---|---|---|\n";
+    for (const c of comparisons)
+      out += `| ${c.variant} | ${c.tasks} | ${signed(100 * c.delta, 1)} pp (${signed(100 * c.ciLo, 1)} to ${signed(100 * c.ciHi, 1)}) | ${c.verdict} |\n`;
+    out += insufficientList(comparisons);
+  }
+  for (const c of comparisons) if (c.gate) out += gateSection(c);
+  return out + infraList(sc);
+}

@@ -1,0 +1,154 @@
+// The newer original's matrix golden (halos internal/eval/testdata/golden/matrix.md, copied verbatim to
+// tests/fixtures/suite/matrix/golden.md) from its fixture suite and its deterministic trials
+// (matrix_test.go's matrixTrials) at its seed, 42. Our PRNG is not Go's PCG, yet with 3 tasks and 9
+// trials every percentile bound lands on the same order statistic, so every number is reproduced byte
+// for byte. What differs is only what our stricter statistics change, listed in STRICTER below: each
+// 3-task comparison is `insufficient` (fewer than 6 paired tasks), with the reason, and the two
+// cells the original ships on 2 non-flaky tasks hold instead.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { applyGate, GateFile, thresholdsOf } from "../../../lib/suite/gate.ts";
+import { expandMatrix, MatrixFile, renderMatrixTable } from "../../../lib/suite/matrix.ts";
+import {
+  buildScorecard,
+  renderMarkdown,
+  scorecardJson,
+  type Trial,
+} from "../../../lib/suite/scorecard/index.ts";
+
+const DIR = join(import.meta.dirname, "..", "..", "fixtures", "suite", "matrix");
+const SUITE = parse(readFileSync(join(DIR, "matrix.yaml"), "utf8"));
+const GOLDEN = readFileSync(join(DIR, "golden.md"), "utf8");
+
+/** matrix_test.go's run: bedrock matches the baseline, codex regresses `flag` and costs more, gemini is slower. */
+function matrixTrials(variants: readonly string[]): Trial[] {
+  const outcome: Record<string, Record<string, boolean[]>> = {
+    "claude@2.1.312/sonnet/anthropic": {
+      fix: [true, true, true],
+      flag: [true, true, true],
+      rename: [true, false, true],
+    },
+    "claude@2.1.312/sonnet/bedrock": {
+      fix: [true, true, true],
+      flag: [true, true, true],
+      rename: [true, true, false],
+    },
+    "codex@0.60.0/gpt-5/anthropic": {
+      fix: [true, true, true],
+      flag: [false, false, false],
+      rename: [true, true, true],
+    },
+    "gemini@0.13.0/gemini-2.5-pro/anthropic": {
+      fix: [true, true, true],
+      flag: [true, true, true],
+      rename: [true, true, true],
+    },
+  };
+  const cost: Record<string, number> = {
+    "claude@2.1.312/sonnet/anthropic": 0.2,
+    "claude@2.1.312/sonnet/bedrock": 0.21,
+    "codex@0.60.0/gpt-5/anthropic": 0.35,
+    "gemini@0.13.0/gemini-2.5-pro/anthropic": 0.12,
+  };
+  const out: Trial[] = [];
+  for (const v of variants)
+    for (const [ti, task] of ["fix", "flag", "rename"].entries())
+      for (const [repeat, pass] of outcome[v]![task]!.entries()) {
+        const wall = (30_000 + 5_000 * ti + 1_000 * repeat) * (v.startsWith("gemini") ? 2 : 1);
+        out.push({
+          task,
+          variant: v,
+          repeat,
+          pass,
+          costUSD: cost[v]!,
+          turns: 0,
+          wallMs: wall,
+          tokens: 20_000 + 1_000 * ti,
+          toolErrors: 0,
+          toolCalls: 12 + ti,
+        });
+      }
+  return out;
+}
+
+function matrixScorecard() {
+  const { variants, control } = expandMatrix(MatrixFile.parse(SUITE.matrix));
+  const names = variants.map((v) => v.name);
+  const trials = matrixTrials(names);
+  const sc = buildScorecard(SUITE.name, control, names, trials, { seed: SUITE.seed, k: SUITE.k });
+  // Per-variant tool calls are P1's (issue 13) in scorecard/index.ts; until they land, their sum here.
+  for (const v of sc.variants)
+    v.toolCalls ??= trials.filter((t) => t.variant === v.name).reduce((n, t) => n + (t.toolCalls ?? 0), 0);
+  return applyGate(sc, thresholdsOf(GateFile.parse(SUITE.gate)));
+}
+
+const THIN = "only 3 paired tasks; a verdict needs at least 6";
+const SHIP_LINE = "- non-inferior on 2 tasks: pass rate +0.0 pp (95% CI +0.0 to +0.0)";
+const HOLD_LINE = "- insufficient evidence to ship: only 2 non-flaky tasks; a ship needs at least 6";
+/** The golden's lines our stricter statistics change: [original, ours]. */
+const STRICTER: [string, string][] = [
+  ["| +0.0 pp (+0.0 to +0.0) | no_significant_difference |", "| +0.0 pp (+0.0 to +0.0) | insufficient |"],
+  [
+    "| -22.2 pp (-100.0 to +33.3) | no_significant_difference |",
+    "| -22.2 pp (-100.0 to +33.3) | insufficient |",
+  ],
+  [
+    "| +11.1 pp (+0.0 to +33.3) | no_significant_difference |\n",
+    "| +11.1 pp (+0.0 to +33.3) | insufficient |\n\nInsufficient evidence (no verdict):\n\n" +
+      [
+        "claude@2.1.312/sonnet/bedrock",
+        "codex@0.60.0/gpt-5/anthropic",
+        "gemini@0.13.0/gemini-2.5-pro/anthropic",
+      ]
+        .map((v) => `- \`${v}\`: ${THIN}\n`)
+        .join(""),
+  ],
+  [
+    `claude@2.1.312/sonnet/anthropic: SHIP\n\n${SHIP_LINE}`,
+    `claude@2.1.312/sonnet/anthropic: HOLD\n\n${HOLD_LINE}`,
+  ],
+  [
+    `claude@2.1.312/sonnet/anthropic: SHIP\n\n${SHIP_LINE}`,
+    `claude@2.1.312/sonnet/anthropic: HOLD\n\n${HOLD_LINE}`,
+  ],
+  ["   13.0  ship\ncodex", "   13.0  hold\ncodex"],
+  ["   13.0  ship\ngate", "   13.0  hold\ngate"],
+];
+
+describe("the original's matrix golden", () => {
+  test("Markdown and terminal table: byte for byte but for the stricter verdicts", () => {
+    const sc = matrixScorecard();
+    const got = `${renderMarkdown(sc)}\n<!-- terminal table -->\n\`\`\`\n${renderMatrixTable(sc)}\`\`\`\n`;
+    let want = GOLDEN;
+    for (const [from, to] of STRICTER) {
+      expect(want.includes(from)).toEqual(true);
+      want = want.replace(from, to);
+    }
+    expect(got).toEqual(want);
+  });
+
+  test("the gate blocks on codex's regressed task and cost, as the original's", () => {
+    const sc = matrixScorecard();
+    expect({
+      gate: sc.gate?.verdict,
+      cells: sc.comparisons?.map((c) => [c.variant, c.verdict, c.gate?.verdict]),
+      regressed: sc.comparisons?.map((c) => (c.gate?.regressed ?? []).map((t) => t.task)),
+      flaky: sc.comparisons?.map((c) => (c.gate?.flaky ?? []).map((t) => t.task)),
+    }).toEqual({
+      gate: "block",
+      cells: [
+        ["claude@2.1.312/sonnet/bedrock", "insufficient", "hold"],
+        ["codex@0.60.0/gpt-5/anthropic", "insufficient", "block"],
+        ["gemini@0.13.0/gemini-2.5-pro/anthropic", "insufficient", "hold"],
+      ],
+      regressed: [[], ["flag"], []],
+      flaky: [["rename"], ["rename"], ["rename"]],
+    });
+  });
+
+  test("the same seed gives byte-identical JSON", () => {
+    expect(scorecardJson(matrixScorecard())).toEqual(scorecardJson(matrixScorecard()));
+  });
+});
