@@ -18,40 +18,32 @@ export const SCHEMA_ERROR = "judge reply failed schema validation";
 
 const bad = (why: string) => ({ error: `${SCHEMA_ERROR}: ${why}` });
 
-/** Where the JSON value starting at `from` (an object) ends, strings and escapes skipped; -1 if never. */
-function objectEnd(text: string, from: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") {
-      depth--;
-      if (depth === 0) return i + 1;
+/** The JSON value `text` is, or why not: "trailing" when an object closing at some `}` is followed by more. */
+function parseStrict(text: string): { data: unknown } | { error: string } {
+  try {
+    return { data: JSON.parse(text) };
+  } catch {
+    // A judge's reply is short (1024 tokens at most): trying each closing brace is cheap.
+    for (let at = text.indexOf("}"); at >= 0; at = text.indexOf("}", at + 1)) {
+      try {
+        JSON.parse(text.slice(0, at + 1));
+        return { error: "trailing data after the JSON object" };
+      } catch {
+        // not the end of the object yet
+      }
     }
+    return { error: "the reply is not valid JSON" };
   }
-  return -1;
 }
 
 /** Parses `reply` against `rubric`; the verdict, or a schema error line. */
 export function parseVerdict(rubric: Rubric, reply: string): Verdict | { error: string } {
-  const start = reply.search(/\S/);
-  if (start < 0) return bad("the reply is empty");
-  if (reply[start] !== "{")
-    return bad(`expected one JSON object, got ${JSON.stringify(reply.slice(start, start + 20))}`);
-  const end = objectEnd(reply, start);
-  if (end < 0) return bad("the JSON object is not closed");
-  let data: unknown;
-  try {
-    data = JSON.parse(reply.slice(start, end));
-  } catch (error) {
-    return bad(`invalid JSON: ${(error as Error).message}`);
-  }
-  if (reply.slice(end).trim() !== "") return bad("trailing data after the JSON object");
+  const text = reply.trim();
+  if (text === "") return bad("the reply is empty");
+  if (!text.startsWith("{")) return bad(`expected one JSON object, got ${JSON.stringify(text.slice(0, 20))}`);
+  const parsed = parseStrict(text);
+  if ("error" in parsed) return bad(parsed.error);
+  const data = parsed.data;
   if (!isRecord(data)) return bad("expected one JSON object");
   const unknown = Object.keys(data).find((k) => k !== "scores" && k !== "rationale");
   if (unknown !== undefined) return bad(`unknown field ${JSON.stringify(unknown)}`);

@@ -159,7 +159,8 @@ describe("secureUrl", () => {
     ["http://localhost:1", true],
     ["http://[::1]:2", true],
     ["http://gw.example", false],
-    ["http://10.0.0.1", false],
+    ["http://127.0.0.1.example", false],
+    ["http://localhost.example", false],
     ["ftp://x", false],
     ["gw.example", false],
   ];
