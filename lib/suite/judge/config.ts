@@ -93,6 +93,11 @@ export const RubricFile = z
   .strict();
 export type RubricFile = z.infer<typeof RubricFile>;
 
+/** The JSON Schema committed as schemas/judge-rubric.schema.json. */
+export function rubricJsonSchema(): unknown {
+  return z.toJSONSchema(RubricFile);
+}
+
 /** A loaded rubric: defaults applied, `ref` = id@version, `digest` = sha256 of the file's bytes. */
 export interface Rubric {
   id: string;

@@ -2,11 +2,11 @@
 // naming the file, the line, the field and what was expected; the suite's `judge:` key takes the
 // original's keys and refuses a key sent in clear, an unknown wire and an unpinned model.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "../../../lib/core/errors.ts";
-import { JudgeFile, loadRubric, secureUrl } from "../../../lib/suite/judge/config.ts";
+import { JudgeFile, loadRubric, rubricJsonSchema, secureUrl } from "../../../lib/suite/judge/config.ts";
 import { parseWith, readYaml } from "../../../lib/suite/yaml.ts";
 import { tempDir } from "../../support/tmp.ts";
 
@@ -244,4 +244,9 @@ describe("the suite's judge: key", () => {
   ];
   for (const c of bad)
     test(`refuses ${c.name}`, () => expect(load(`name: s\njudge: ${c.judge}\n`)).toEqual({ error: c.error }));
+});
+
+test("schemas/judge-rubric.schema.json is the generated schema", () => {
+  const path = join(import.meta.dirname, "../../../schemas/judge-rubric.schema.json");
+  expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(rubricJsonSchema());
 });
