@@ -14,6 +14,7 @@ const TOOLS: ToolTable = {
   "agent-eval": () => import("./agent-eval.ts"),
   "eval-steps": () => import("./eval-steps.ts"),
   "eval-mcp": () => import("./eval-mcp.ts"),
+  "mock-model": () => import("./mock-model.ts"),
 };
 
 const USAGE = `proctor ${VERSION}: evidence that an agent change made it better or worse
@@ -27,6 +28,7 @@ Tools:
   agent-eval blinded promotion (lock, run, verdict, verify, plan), Docker suites (suite), reports
   eval-steps step suites: harvest shadow traffic, replay against a model, judge
   eval-mcp   MCP server (stdio) showing scorecards and step harvests to agents
+  mock-model a scripted model server on 127.0.0.1 (all four protocols) for offline runs
 `;
 
 // process.argv0 keeps the name of the link we were called through (process.argv[0] is resolved).

@@ -160,6 +160,11 @@ const UNKNOWN_FLAG: Row[] = [
     argv: ["--allow-write"],
     expected: refused(meant("--allow-write", "--allow-writes", "eval-mcp")),
   },
+  {
+    path: "mock-model",
+    argv: ["--replys", "r.yaml"],
+    expected: refused(meant("--replys", "--replies", "mock-model")),
+  },
 ];
 
 /** A misspelt subcommand for every command that has subcommands. */
@@ -317,7 +322,7 @@ async function cli([script, ...argv]: string[], input?: string): Promise<Outcome
   return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }
 
-const TOOL_NAMES = "gh, gh-shim, grade, run-eval, agent-eval, eval-steps, eval-mcp";
+const TOOL_NAMES = "gh, gh-shim, grade, run-eval, agent-eval, eval-steps, eval-mcp, mock-model";
 
 describe("commands whose words are another program's, and the dispatcher", () => {
   test.each<{ name: string; argv: string[]; input?: string; expected: Outcome }>([

@@ -19,6 +19,7 @@ export const TOOLS: Record<string, () => Promise<ToolEntry>> = {
   "agent-eval": () => import("../../scripts/agent-eval.ts"),
   "eval-steps": () => import("../../scripts/eval-steps.ts"),
   "eval-mcp": () => import("../../scripts/eval-mcp.ts"),
+  "mock-model": () => import("../../scripts/mock-model.ts"),
 };
 
 /** One command: `agent-eval suite` is tool `agent-eval`, words `["suite"]`. */

@@ -1,0 +1,232 @@
+// The mock model server: node:http on 127.0.0.1 (port 0 unless told), speaking Anthropic Messages,
+// Bedrock InvokeModel, OpenAI Responses and Gemini by path (built on lib/wire), scripted with a queue
+// of steps or a function (steps.ts), per-run scenarios keyed by API key or session header, and a
+// request log that keeps the auth KIND and never a secret value. Tests start it directly;
+// `proctor mock-model` (cmd.ts) serves a replies file with it.
+import { appendFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { bedrock, gemini, PROTOCOLS, protocolForPath, type Usage, type WireProtocol } from "../index.ts";
+import {
+  authOf,
+  checkSigV4,
+  EVENT_STREAM,
+  readBody,
+  SECRET_HEADERS,
+  SESSION_HEADERS,
+  type SigV4Check,
+  sendError,
+  sendJson,
+} from "./_http.ts";
+import type { MockProtocol, MockRequest, Script, Step, StepContext } from "./steps.ts";
+
+const WIRES: Record<MockProtocol, WireProtocol> = {
+  ...PROTOCOLS,
+  // Bedrock streams binary frames (bedrock.toEventStream, used below), never SSE.
+  bedrock: { ...bedrock, toSse: () => "", parseSse: () => ({}) },
+};
+
+/** Server options: default script and usage, HEAD / status, JSONL log path, router auto-answer. */
+export interface MockOptions {
+  script?: Script;
+  usage?: Usage;
+  headStatus?: number;
+  logFile?: string;
+  autoRouter?: boolean;
+  /** Verify AWS SigV4 on every aws-sigv4 request with these credentials (bad signature: 403). */
+  sigv4?: SigV4Check;
+  /** The port on 127.0.0.1 (default 0: any free one). */
+  port?: number;
+}
+
+/** A running mock model server. */
+export interface MockModel extends AsyncDisposable {
+  url: string;
+  requests: MockRequest[];
+  scenario(match: string, script: Script, label?: string): void;
+  waitForRequests(n: number): Promise<MockRequest[]>;
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/** Starts the mock on 127.0.0.1 (port 0 unless `opts.port`). */
+export async function startMockModel(opts: MockOptions = {}): Promise<MockModel> {
+  const requests: MockRequest[] = [];
+  const sockets = new Set<Socket>();
+  const waiters: Array<{ n: number; resolve: (r: MockRequest[]) => void }> = [];
+  const scenarios = new Map<string, { label: string; script: Script; n: number }>();
+  const fallback = { label: "default", script: opts.script ?? ([] as Script), n: 0 };
+  const usage = opts.usage ?? { input: 100, output: 10 };
+
+  const log = (entry: MockRequest) => {
+    requests.push(entry);
+    if (opts.logFile) appendFileSync(opts.logFile, `${JSON.stringify(entry)}\n`);
+    for (const w of waiters.filter((w) => requests.length >= w.n)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(requests.slice());
+    }
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const auth = authOf(req.headers, url);
+    const session = SESSION_HEADERS.map((h) => req.headers[h]).find((v) => typeof v === "string");
+    const sc =
+      [auth.value, session].flatMap((k) => (k && scenarios.get(k) ? [scenarios.get(k)!] : []))[0] ?? fallback;
+    if (url.searchParams.has("key")) url.searchParams.set("key", "[redacted]");
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).flatMap(([k, v]) => (SECRET_HEADERS.has(k) ? [] : [[k, String(v)]])),
+    );
+    const raw = await readBody(req);
+    const sigv4 = opts.sigv4 && auth.kind === "aws-sigv4" ? checkSigV4(req, raw, opts.sigv4) : undefined;
+    const route = bedrock.routeOf(url.pathname);
+    const protocol: MockProtocol | undefined = route ? "bedrock" : protocolForPath(url.pathname);
+    const entry: MockRequest = {
+      seq: requests.length + 1,
+      method: req.method ?? "",
+      url: url.pathname + url.search,
+      ...(protocol ? { protocol } : {}),
+      headers,
+      auth: auth.kind,
+      scenario: sc.label,
+      body: null,
+      reply: "",
+      ...(sigv4 ? { sigv4 } : {}),
+    };
+    const fail = (status: number, message: string) => {
+      entry.reply = `error ${status}`;
+      log(entry);
+      sendError(
+        res,
+        protocol,
+        status,
+        protocol ? WIRES[protocol].errorBody(status, message) : { error: { message } },
+      );
+    };
+    if (url.pathname === "/" && (req.method === "HEAD" || req.method === "GET")) {
+      entry.reply = `status ${opts.headStatus ?? 200}`;
+      log(entry);
+      res.writeHead(opts.headStatus ?? 200).end();
+      return;
+    }
+    if (!protocol) return fail(404, `mock-model: no route for ${req.method} ${url.pathname}`);
+    if (sigv4 === "bad") return fail(403, "mock-model: the SigV4 signature does not match");
+    if (req.method !== "POST") {
+      res.setHeader("allow", "POST");
+      return fail(405, `mock-model: ${url.pathname} takes POST, not ${req.method}`);
+    }
+    try {
+      entry.body = JSON.parse(raw);
+    } catch (e) {
+      return fail(400, `mock-model: malformed JSON body: ${(e as Error).message}`);
+    }
+    const wire = WIRES[protocol];
+    let parsed: object;
+    try {
+      parsed = wire.parseRequest(entry.body);
+    } catch (e) {
+      return fail(400, (e as Error).message);
+    }
+    const b = entry.body as Record<string, unknown>;
+    const gem = protocol === "gemini";
+    const model = route?.model ?? (gem ? /models\/([^/:]+):/.exec(url.pathname)?.[1] : String(b.model));
+    const stream =
+      route?.stream ?? (gem ? url.pathname.endsWith(":streamGenerateContent") : b.stream === true);
+    Object.assign(entry, { model, stream });
+    const ids = {
+      id: `${protocol === "anthropic" || protocol === "bedrock" ? "msg" : "resp"}_mock_${entry.seq}`,
+      model: model ?? "mock-model",
+    };
+    const streamOf = (resp: object): string | Buffer =>
+      protocol === "bedrock" ? Buffer.from(bedrock.toEventStream(resp as never)) : wire.toSse(resp as never);
+    const head = {
+      "content-type": protocol === "bedrock" ? EVENT_STREAM : "text/event-stream",
+      "cache-control": "no-cache",
+    };
+    const reply = (resp: object) => {
+      if (stream) res.writeHead(200, head).end(streamOf(resp));
+      else sendJson(res, 200, resp);
+    };
+    if (
+      protocol === "gemini" &&
+      opts.autoRouter !== false &&
+      gemini.responseSchema(parsed as never) !== undefined
+    ) {
+      entry.reply = "router";
+      log(entry);
+      return reply(gemini.routerResponse(parsed as never, usage, ids));
+    }
+    const ctx: StepContext = {
+      n: sc.n++,
+      protocol,
+      request: parsed,
+      tools: wire.toolsOffered(parsed as never),
+      toolResults: wire.toolResults(parsed as never),
+      hasToolResult: wire.hasToolResult(parsed as never),
+    };
+    let step: Step | undefined;
+    try {
+      step = typeof sc.script === "function" ? await sc.script(entry, ctx) : sc.script[ctx.n];
+    } catch (e) {
+      return fail(500, `mock-model: script failed: ${(e as Error).message}`);
+    }
+    if (!step) return fail(500, `mock-model: scenario "${sc.label}" has no step for request ${ctx.n + 1}`);
+    entry.reply = step.kind === "error" ? `error ${step.status}` : step.kind;
+    log(entry);
+    if (step.kind === "hang") return;
+    if (step.kind === "error")
+      return sendError(res, protocol, step.status, step.body ?? wire.errorBody(step.status, "mock error"));
+    if (step.kind === "stall") {
+      res.writeHead(200, head);
+      const all = streamOf(wire.textResponse("", usage, ids));
+      if (typeof all !== "string") res.write(all.subarray(0, all.readUInt32BE(0)));
+      else if (!gem) res.write(all.slice(0, all.indexOf("\n\n") + 2));
+      else res.flushHeaders();
+      return;
+    }
+    const u = step.usage ?? usage;
+    reply(
+      step.kind === "text"
+        ? wire.textResponse(step.text, u, ids)
+        : wire.toolCallResponse(step.calls, u, { ...ids, ...(step.text ? { text: step.text } : {}) }),
+    );
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: `mock-model: ${(e as Error).message}` } });
+    });
+  });
+  server.on("connection", (s: Socket) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  // A port in use is an 'error' event, not a failed callback: reject instead of an uncaught throw.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  const close = async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    scenario(match, script, label = `scenario-${scenarios.size + 1}`) {
+      scenarios.set(match, { label, script, n: 0 });
+    },
+    waitForRequests(n) {
+      if (requests.length >= n) return Promise.resolve(requests.slice());
+      return new Promise((resolve) => waiters.push({ n, resolve }));
+    },
+    connections: () => sockets.size,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
