@@ -7,6 +7,7 @@ import { closeSync } from "node:fs";
 import { accessProblem } from "../core/confined.ts";
 import { ConfigError, UsageError } from "../core/errors.ts";
 import { numberFlag } from "../core/flags.ts";
+import { createLogger } from "../core/log.ts";
 import { assertCleanFast } from "../redact/clean.ts";
 import type { Detector } from "../redact/index.ts";
 import { patternDetectors, REDACTION_RULES_VERSION, STRICT_DETECTORS } from "../redact/strict.ts";
@@ -21,7 +22,7 @@ import {
   selectFromStore,
   type Where,
 } from "./harvest-scan.ts";
-import { type HistoryEntry, judgeLoss, parseHistory } from "./history.ts";
+import { type HistoryEntry, judgeLoss, originalNote, readHistory } from "./history.ts";
 import { loadPairKey, type PairKey, pairDecoder, rowError } from "./pairs/index.ts";
 import { readLineAt } from "./pairs/lines.ts";
 import { deriveSessionKey, hashSession, type SessionKey } from "./session-key.ts";
@@ -136,7 +137,13 @@ function lossesOf(o: HarvestOptions, files: HarvestFiles): Map<string, number> {
     if (!missing && (error as NodeJS.ErrnoException).code !== "ENOENT")
       throw new ConfigError(`Cannot read history "${o.history}": ${accessProblem(error)}`, { cause: error });
   }
-  if (text !== undefined) entries = parseHistory(text, o.history);
+  if (text !== undefined) {
+    // The original's lines are aggregate readings without a per-pair score: said once, then ignored.
+    const lines = readHistory(text, o.history);
+    entries = lines.entries;
+    const note = originalNote(o.history, lines.original);
+    if (note !== undefined) createLogger("eval-steps").warn(note);
+  }
   for (const e of entries) if (e.experiment === o.experiment) losses.set(e.id, judgeLoss(e));
   return losses;
 }

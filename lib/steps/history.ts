@@ -3,7 +3,9 @@
 // judge scored below the control by more than --judge-loss) and by the judge itself (ids already
 // graded are skipped). Only successful gradings are written: a pair whose judge call failed stays
 // ungraded, so the next run tries it again. This module owns the format, reading and appending; it
-// does not call a judge (lib/steps/judge.ts does).
+// does not call a judge (lib/steps/judge.ts does). The original halo eval's history lines
+// (`{time, kind, online: {...}}`, one aggregate reading per run) are read too and set aside: they
+// carry no per-pair score, so they name no judge loss (readHistory reports how many were ignored).
 import { appendFileSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
@@ -42,6 +44,57 @@ export const HistoryEntry = z.looseObject({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
+/**
+ * A line of the original's scorecard history: an offline suite run or an online judge reading, with
+ * aggregate scores and the pair ids it graded, but no score per pair.
+ */
+export const OriginalHistoryLine = z.looseObject({
+  time: z.string().min(1),
+  kind: z.string().min(1).describe('"online" (a judge reading) or "offline" (a suite run)'),
+  online: z
+    .looseObject({
+      experiment: z.string(),
+      pairIds: z.array(z.string()).nullable().optional(),
+    })
+    .optional(),
+});
+export type OriginalHistoryLine = z.infer<typeof OriginalHistoryLine>;
+
+/** An original line has a `kind` and no `version`; ours always carry version 1. */
+function isOriginal(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !("version" in v) && "kind" in v;
+}
+
+/** One history line of either generation, each checked by its own schema (so a bad line of ours reads as ours). */
+const HistoryLine = z.unknown().superRefine((v, ctx) => {
+  const r = (isOriginal(v) ? OriginalHistoryLine : HistoryEntry).safeParse(v);
+  if (!r.success)
+    for (const i of r.error.issues) ctx.addIssue({ code: "custom", message: i.message, path: i.path });
+});
+
+/** A history file's lines: ours (per-pair grades) and the original's (aggregate readings, set aside). */
+export interface HistoryLines {
+  entries: HistoryEntry[];
+  original: OriginalHistoryLine[];
+}
+
+/** Parses history JSONL of either generation; ConfigError naming the file, line and field. */
+export function readHistory(text: string, path: string): HistoryLines {
+  const rows = parseJsonl<unknown>(text, path, HistoryLine, "history");
+  const out: HistoryLines = { entries: [], original: [] };
+  for (const row of rows)
+    if (isOriginal(row)) out.original.push(row as OriginalHistoryLine);
+    else out.entries.push(row as HistoryEntry);
+  return out;
+}
+
+/** The stderr note for original lines that were ignored, or undefined when there were none. */
+export function originalNote(path: string, original: readonly OriginalHistoryLine[]): string | undefined {
+  if (original.length === 0) return undefined;
+  const kinds = [...new Set(original.map((l) => l.kind))].sort().join("/");
+  return `note: history "${path}": ${original.length} line(s) of the original's history (kind ${kinds}) carry no per-pair score; ignored`;
+}
+
 /** The JSON Schema committed as schemas/step-history.schema.json. */
 export function historyJsonSchema(): unknown {
   return z.toJSONSchema(HistoryEntry);
@@ -52,9 +105,9 @@ export function judgeLoss(entry: HistoryEntry): number {
   return entry.control.score - entry.candidate.score;
 }
 
-/** Parses history JSONL text (blank lines skipped); ConfigError naming the file, line and field. */
+/** Parses history JSONL text (blank lines skipped) to our per-pair entries; the original's lines are skipped. */
 export function parseHistory(text: string, path: string): HistoryEntry[] {
-  return parseJsonl<HistoryEntry>(text, path, HistoryEntry, "history");
+  return readHistory(text, path).entries;
 }
 
 /** Reads a history file; a missing file is an empty history (the first judge run creates it). */
