@@ -4,7 +4,7 @@
 // no-op, upload-artifact and download-artifact as copies through one folder. Expressions are
 // substituted from the job's contexts; any step or expression it does not know is an error, so the
 // YAML cannot grow a step that the local run silently skips.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { run } from "../../lib/core/proc.ts";
@@ -42,6 +42,26 @@ export interface JobContext {
   matrix?: Record<string, Scalar>;
   env: Record<string, string>;
   secrets?: Record<string, string>;
+}
+
+const TOOLS = ["agent-eval", "run-eval", "eval-steps", "grade"];
+
+/**
+ * A PATH with `proctor` and its tools as this checkout's scripts (what the action's install step puts
+ * on a runner's PATH, from source), then `extra` (e.g. the pinned agent CLIs), then this PATH.
+ */
+export function toolsOnPath(dir: string, extra: string[] = []): string {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  const entry = join(REPO_ROOT, "scripts", "proctor.ts");
+  writeFileSync(join(bin, "proctor"), `#!/bin/sh\nexec "${process.execPath}" "${entry}" "$@"\n`, {
+    mode: 0o755,
+  });
+  for (const t of TOOLS)
+    writeFileSync(join(bin, t), `#!/bin/sh\nexec "${process.execPath}" "${entry}" ${t} "$@"\n`, {
+      mode: 0o755,
+    });
+  return [bin, ...extra, process.env.PATH].join(":");
 }
 
 /** The workflow file, parsed. */

@@ -4,11 +4,12 @@
 // the job summary and as a pull-request comment (the token through the environment only), and every
 // refusal (exit 2, one ::error line). The real tools under these steps: tests/dist/suite-matrix.test.ts.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
+import { toolsOnPath } from "./_workflow.ts";
 
 const RUN = join(REPO_ROOT, ".github", "action", "run.sh");
 const BASE = join(REPO_ROOT, ".github", "action", "base.sh");
@@ -329,4 +330,51 @@ describe("base.sh", () => {
       });
     });
   }
+});
+
+describe("run.sh with the real run-eval (sandboxed), as the action runs it", () => {
+  test("a run's result, then a run compared against it: report, JUnit, the comparison in the summary", async () => {
+    using dir = tempDir("proctor-action-run-real");
+    const work = join(dir.path, "work");
+    mkdirSync(work);
+    const PATH = toolsOnPath(dir.path);
+    const cases = join(REPO_ROOT, "evals", "cases", "issue-creator");
+    const step = async (env: Record<string, string>) => {
+      const gh = { GITHUB_OUTPUT: join(dir.path, "out"), GITHUB_STEP_SUMMARY: join(dir.path, "summary") };
+      for (const f of Object.values(gh)) writeFileSync(f, "");
+      const r = await run(["bash", RUN], { cwd: work, env: { PATH, HOME: dir.path, ...gh, ...env } });
+      return {
+        exitCode: r.exitCode,
+        stderr: r.stderr,
+        summary: readFileSync(gh.GITHUB_STEP_SUMMARY, "utf8"),
+      };
+    };
+    const first = await step({ PROCTOR_CASES: cases, PROCTOR_RESULT: "base.json" });
+    const second = await step({
+      PROCTOR_CASES: cases,
+      PROCTOR_COMPARE_TO: "base.json",
+      PROCTOR_REPORT: "report.html",
+    });
+    const direct = await run(["run-eval", "compare", "base.json", "proctor-result.json"], {
+      cwd: work,
+      env: { PATH, HOME: dir.path },
+    });
+    const written = readdirSync(work).sort();
+    expect({
+      exitCodes: [first.exitCode, second.exitCode, direct.exitCode],
+      written,
+      // run-eval writes its own table to the summary; the comparison follows it, as compare prints it.
+      comparisonLast: second.summary.endsWith(direct.stdout) && direct.stdout.length > 0,
+      results: [
+        (JSON.parse(readFileSync(join(work, "base.json"), "utf8")) as { cases: unknown[] }).cases.length,
+        (JSON.parse(readFileSync(join(work, "proctor-result.json"), "utf8")) as { cases: unknown[] }).cases
+          .length,
+      ],
+    }).toEqual({
+      exitCodes: [0, 0, 0],
+      written: ["base.json", "proctor-junit.xml", "proctor-result.json", "report.html"],
+      comparisonLast: true,
+      results: [3, 3],
+    });
+  });
 });

@@ -4,7 +4,7 @@
 // mock model), their trials handed over as artifacts, then the merge job's own run line. The merged
 // scorecard is the whole suite's; without one shard's artifact the merge refuses (exit 2).
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadScorecard, renderMarkdown } from "../../lib/suite/scorecard/index.ts";
 import { fixtureScript } from "../suite/_support.ts";
@@ -12,25 +12,9 @@ import { agentCli } from "../support/agent-clis.ts";
 import { startMockModel } from "../support/mock-model.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
-import { type JobContext, loadWorkflow, runJob } from "./_workflow.ts";
+import { type JobContext, loadWorkflow, runJob, toolsOnPath } from "./_workflow.ts";
 
 const WORKFLOW = join(REPO_ROOT, "examples", "workflows", "suite-matrix.yml");
-const TOOLS = ["agent-eval", "run-eval", "eval-steps", "grade"];
-
-/** `proctor` and its tools as this checkout's scripts, and the pinned Claude Code, first on PATH. */
-function toolsOnPath(dir: string): string {
-  const bin = join(dir, "bin");
-  mkdirSync(bin);
-  const entry = join(REPO_ROOT, "scripts", "proctor.ts");
-  writeFileSync(join(bin, "proctor"), `#!/bin/sh\nexec "${process.execPath}" "${entry}" "$@"\n`, {
-    mode: 0o755,
-  });
-  for (const t of TOOLS)
-    writeFileSync(join(bin, t), `#!/bin/sh\nexec "${process.execPath}" "${entry}" ${t} "$@"\n`, {
-      mode: 0o755,
-    });
-  return `${bin}:${join(agentCli("claude"), "..")}:${process.env.PATH}`;
-}
 
 /** A fresh workspace, as checkout leaves one: the suites and tasks of this repository. */
 function workspace(root: string, name: string): string {
@@ -58,7 +42,10 @@ describe("examples/workflows/suite-matrix.yml, locally", () => {
     const artifacts = join(dir.path, "artifacts");
     const base = {
       artifacts,
-      env: { PATH: toolsOnPath(dir.path), SUITE_FLAGS: `--local --model-url ${mock.url}` },
+      env: {
+        PATH: toolsOnPath(dir.path, [join(agentCli("claude"), "..")]),
+        SUITE_FLAGS: `--local --model-url ${mock.url}`,
+      },
       secrets: { ANTHROPIC_API_KEY: "e2e-claude-key" },
     } satisfies Omit<JobContext, "cwd">;
 
