@@ -126,7 +126,10 @@ function shardingProblems(shardDocs: Doc[], mergeDocs: Doc[]): string[] {
   const script = (shard?.args ?? []).join(" ");
   if (!script.includes(`--shard "$JOB_COMPLETION_INDEX/${n}"`))
     problems.push(`the shard container does not run --shard "$JOB_COMPLETION_INDEX/${n}"`);
-  if (!script.includes(`--trials "/trials/shard-$JOB_COMPLETION_INDEX/trials.jsonl"`))
+  if (
+    !script.includes(`trials="/trials/shard-$JOB_COMPLETION_INDEX/trials.jsonl"`) ||
+    !script.includes(`--trials "$trials"`)
+  )
     problems.push("the shard container does not write /trials/shard-K/trials.jsonl");
   const mergeC = merge.spec.template.spec.containers[0];
   if (
