@@ -53,6 +53,8 @@ else
   words=()
   while IFS= read -r -d '' w; do words+=("$w"); done <"$split"
   rm -f "$split"
+  # "proctor agent-eval ..." and "agent-eval ..." are the same command.
+  [ "${words[0]:-}" != proctor ] || words=("${words[@]:1}")
   [ -n "${words[0]:-}" ] || fail "Cannot run args \"$args\": expected a command such as agent-eval suite SUITE.yaml"
   tool="${words[0]}"
   cmd=(proctor "${words[@]}")

@@ -74,6 +74,19 @@ const rows: Row[] = [
     calls: ["proctor agent-eval suite my suite.yaml --trials $HOME/t.jsonl --seed 3 --shard 0/2 "],
   },
   {
+    name: "args that start with proctor: the same command",
+    env: { PROCTOR_ARGS: "proctor run-eval evals/cases --json" },
+    exitCode: 0,
+    calls: ["proctor run-eval evals/cases --json "],
+  },
+  {
+    name: "args of proctor alone",
+    env: { PROCTOR_ARGS: "proctor" },
+    exitCode: 2,
+    calls: [],
+    stderr: err('Cannot run args "proctor": expected a command such as agent-eval suite SUITE.yaml'),
+  },
+  {
     name: "the command's own exit code is the step's",
     env: { PROCTOR_CASES: "evals/cases" },
     fakeExit: 1,
