@@ -5,16 +5,15 @@
 import type { ArgsDef, ParsedArgs } from "citty";
 import { UsageError } from "../core/errors.ts";
 import { flagValues, numberFlag, repeatable } from "../core/flags.ts";
-import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger } from "../core/log.ts";
 import { Progress, progressMode } from "../core/progress.ts";
+import { parseShard } from "../core/shard.ts";
 import type { SelectReason } from "./case.ts";
 import { type HarvestResult, harvest } from "./harvest.ts";
 import { judgePairs } from "./judge-pairs.ts";
 import { DEFAULT_MAX_ROW_BYTES } from "./pairs/index.ts";
+import { publishScorecard } from "./publish.ts";
 import { keyFromEnv, ROUTE_PROTOCOLS, type RunOptions, runStepSuite } from "./replay-run.ts";
-import { renderStepsReportHtml } from "./report.ts";
-import { renderStepScorecard } from "./scorecard.ts";
 
 const str = (description: string) => ({ type: "string", description }) as const;
 const need = (description: string) => ({ type: "string", required: true, description }) as const;
@@ -51,6 +50,7 @@ export const ARGS = {
     scorecard: str("also write the scorecard JSON to FILE"),
     report: str("also write a self-contained HTML report to FILE"),
     seed: str("bootstrap seed (default 1)"),
+    shard: str("replay only part K of N (0-based, e.g. 0/4), whole sessions; `eval-steps merge` joins them"),
     region: str("Bedrock signing region (default: from --url or AWS_REGION)"),
     timeout: str("seconds to wait for one reply (default 300)"),
     rubric: str("rubric file: adds a judge score per step (needs --judge-*)"),
@@ -81,7 +81,7 @@ export const ARGS = {
 type Args<K extends keyof typeof ARGS> = ParsedArgs<(typeof ARGS)[K]>;
 
 /** `--output` (text or json). */
-function outputOf(value: string | undefined): "text" | "json" {
+export function outputOf(value: string | undefined): "text" | "json" {
   const out = value ?? "text";
   if (out !== "text" && out !== "json") throw new UsageError(`--output must be text or json, got "${out}"`);
   return out;
@@ -162,6 +162,7 @@ export async function runCmd(args: Args<"run">): Promise<number> {
     parallel: atLeast1("--parallel", args.parallel, 4),
     timeoutMs: atLeast1("--timeout", args.timeout, 300) * 1000,
     seed: atLeast1("--seed", args.seed, 1),
+    ...(args.shard !== undefined ? { shard: parseShard(args.shard) } : {}),
     ...(args.region ? { region: args.region } : {}),
     ...(judge ? { judge } : {}),
     onResult: (r, _done, total) => {
@@ -170,17 +171,11 @@ export async function runCmd(args: Args<"run">): Promise<number> {
     },
   });
   progress?.clear();
-  const json = `${JSON.stringify(sc, null, 2)}\n`;
-  if (args.scorecard) writeFileAtomic(args.scorecard, json);
-  if (args.report) writeFileAtomic(args.report, renderStepsReportHtml(sc));
-  process.stdout.write(output === "json" ? json : renderStepScorecard(sc));
-  if (sc.cases > 0 && sc.errors === sc.cases) {
-    createLogger("eval-steps").error(
-      `✗ every call errored (first: ${sc.results[0]?.error}): check --url, --model and --key-env`,
-    );
-    return 1;
-  }
-  return 0;
+  return publishScorecard(sc, {
+    output,
+    ...(args.scorecard ? { scorecard: args.scorecard } : {}),
+    ...(args.report ? { report: args.report } : {}),
+  });
 }
 
 /** `eval-steps judge`: grades pairs into the history file; a summary on stdout. */

@@ -4,6 +4,8 @@
 // the command (lib/steps/cmd.ts).
 import { UsageError } from "../core/errors.ts";
 import { pool } from "../core/pool.ts";
+import type { Shard } from "../core/shard.ts";
+import { stampShard } from "../core/shard-set.ts";
 import { STEP_PROTOCOLS, type StepCase } from "./case.ts";
 import { type JudgeRoute, judgeStep, readRubric } from "./judge.ts";
 import { type Endpoint, loadSuite, replayCase } from "./replay.ts";
@@ -19,6 +21,8 @@ export interface RunOptions {
   region?: string;
   timeoutMs?: number;
   seed?: number;
+  /** Replay only this part of the suite: whole sessions, dealt by lib/core/shard.ts. */
+  shard?: Shard;
   judge?: { rubric: string; model: string; url: string; keyEnv: string; protocol: JudgeRoute["protocol"] };
   env?: Record<string, string | undefined>;
   fetch?: typeof fetch;
@@ -67,7 +71,17 @@ export async function runStepSuite(o: RunOptions): Promise<StepScorecard> {
         rubric: readRubric(o.judge.rubric),
       }
     : undefined;
-  const cases = loadSuite(o.suite);
+  // A shard replays whole sessions (grouped by the session hash) so session-clustered intervals of
+  // the merged scorecard see every step of a session together, as an unsharded run does.
+  const all = loadSuite(o.suite);
+  const { units: cases, stamp } = o.shard
+    ? stampShard(
+        all,
+        o.shard,
+        (c) => c.id,
+        (c) => c.provenance.session,
+      )
+    : { units: all, stamp: undefined };
   let done = 0;
   const results = await pool(cases, o.parallel ?? 4, async (c: StepCase) => {
     const { result, answer } = await replayCase(c, ep);
@@ -78,8 +92,9 @@ export async function runStepSuite(o: RunOptions): Promise<StepScorecard> {
     o.onResult?.(r, ++done, cases.length);
     return r;
   });
-  return buildStepScorecard(o.suite, o.model, results, {
+  const sc = buildStepScorecard(o.suite, o.model, results, {
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     ...(judge ? { judge: { model: judge.route.model, rubric: judge.rubric.digest } } : {}),
   });
+  return stamp ? { ...sc, shard: stamp } : sc;
 }

@@ -108,7 +108,9 @@ export function renderStepsReportHtml(scorecard: StepScorecard): string {
     { metric: "sessions" },
     sc.sessions,
     int(sc.sessions),
-  )} sessions · ${num({ metric: "errors" }, sc.errors, int(sc.errors))} errors · bootstrap seed ${num({ metric: "seed" }, sc.seed, String(sc.seed))}`;
+  )} sessions · ${num({ metric: "errors" }, sc.errors, int(sc.errors))} errors · bootstrap seed ${num({ metric: "seed" }, sc.seed, String(sc.seed))}${
+    sc.shard ? html` · shard <span data-metric="shard">${sc.shard.index}/${sc.shard.count}</span>` : ""
+  }`;
   const body = [
     section(
       "rows",

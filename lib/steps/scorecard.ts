@@ -4,6 +4,7 @@
 // (lib/stats: a cluster bootstrap of per-session sums), so many steps of one long session do not narrow an interval. The zod
 // format is what `--output json`, `--scorecard FILE`, eval_scorecard and the HTML report read.
 import { z } from "zod";
+import { ShardStamp } from "../core/shard-set.ts";
 import { bootstrapRatio } from "../stats/index.ts";
 import { STEP_PROTOCOLS } from "./case.ts";
 
@@ -67,6 +68,9 @@ export const StepScorecard = z.strictObject({
     })
     .optional(),
   results: z.array(StepResult),
+  shard: ShardStamp.optional().describe(
+    "eval-steps run --shard K/N only: this part's steps (whole sessions) and where they sit in the suite; its rates are over this part alone",
+  ),
 });
 export type StepScorecard = z.infer<typeof StepScorecard>;
 
@@ -152,7 +156,7 @@ function row(label: string, r: Rate): string {
 /** The text scorecard of the spec: a header line, then one line per rate. */
 export function renderStepScorecard(sc: StepScorecard): string {
   const lines = [
-    `suite ${sc.suite}  model ${sc.model}  cases ${sc.cases}  sessions ${sc.sessions}  errors ${sc.errors}`,
+    `suite ${sc.suite}  model ${sc.model}  cases ${sc.cases}  sessions ${sc.sessions}  errors ${sc.errors}${sc.shard ? `  shard ${sc.shard.index}/${sc.shard.count}` : ""}`,
     "",
     row("PASS", sc.pass),
     row("SAME TOOLS", sc.sameTools),

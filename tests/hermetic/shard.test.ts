@@ -156,6 +156,24 @@ describe("50 cases whole and as 4 shards", () => {
   });
 });
 
+/** The same settling on the bytes: timings, the temp work dir, the probe's port. */
+const settleText = (t: string) =>
+  t
+    .replace(/"(durationMs|subjectMs)": [0-9.e+-]+/g, '"$1": 0')
+    .replace(/time="[0-9.]+"/g, 'time="0"')
+    .replace(/proctor-eval-[A-Za-z0-9]+/g, "proctor-eval-W")
+    .replace(/127\.0\.0\.1([:/])\d+/g, "127.0.0.1$1P");
+
+test("the bytes: merge's --json and JUnit are the whole run's once settled", () => {
+  expect({
+    json: settleText(merged.json.stdout),
+    junit: settleText(readFileSync(file("merged.xml"), "utf8")),
+  }).toEqual({
+    json: settleText(whole.r.stdout),
+    junit: settleText(readFileSync(file("whole.xml"), "utf8")),
+  });
+});
+
 /** A shard's result changed by `edit` (a deep copy). */
 const edited = (k: number, edit: (r: RunResult) => void) => {
   const r = structuredClone(shards[k]?.result as RunResult);
@@ -258,10 +276,15 @@ describe("merge refuses what is not one whole run (exit 2, one line)", () => {
       argv: ["obj.json"],
       stderr: '✗ Cannot load run result "obj.json": Invalid input: expected 1 at version\n',
     },
+    {
+      name: "run-eval --shard 1/0",
+      argv: ["--shard", "1/0", "cases"],
+      stderr: '✗ Cannot use --shard "1/0": expected K/N with 0 <= K < N (K is 0-based, e.g. 0/4 .. 3/4)\n',
+    },
   ])("the command: $name", async ({ argv, stderr }) => {
     writeFileSync(file("bad.json"), "{");
     writeFileSync(file("obj.json"), '{"version": 2}');
-    const r = await runEval(["merge", ...argv], env(), dir.path);
+    const r = await runEval(argv[0] === "--shard" ? [...argv] : ["merge", ...argv], env(), dir.path);
     expect({ exit: r.exitCode, stdout: r.stdout }).toEqual({ exit: 2, stdout: "" });
     if (typeof stderr === "string") expect(r.stderr).toBe(stderr);
     else expect(r.stderr).toMatch(stderr);

@@ -83,6 +83,12 @@ const usage: Array<{ name: string; args: string[]; exitCode: number; stderr: str
     stderr: '✗ --parallel must be an integer of at least 1, got "0"\n',
   },
   {
+    name: "bad --shard",
+    args: ["--shard", "4/4"],
+    exitCode: 2,
+    stderr: '✗ Cannot use --shard "4/4": expected K/N with 0 <= K < N (K is 0-based, e.g. 0/4 .. 3/4)\n',
+  },
+  {
     name: "rubric without judge",
     args: ["--rubric", "r.md"],
     exitCode: 2,
