@@ -156,6 +156,11 @@ const UNKNOWN_FLAG: Row[] = [
     expected: refused(meant("--rubirc", "--rubric", "eval-steps judge")),
   },
   {
+    path: "eval-steps merge",
+    argv: ["merge", "s0.json", "--scorecrad", "m.json"],
+    expected: refused(meant("--scorecrad", "--scorecard", "eval-steps merge")),
+  },
+  {
     path: "eval-mcp",
     argv: ["--allow-write"],
     expected: refused(meant("--allow-write", "--allow-writes", "eval-mcp")),
@@ -227,7 +232,9 @@ const NAMED: Array<Row & { name: string }> = [
     name: "a subcommand too far to guess lists them",
     path: "eval-steps",
     argv: ["frobnicate"],
-    expected: refused('Unknown command "frobnicate" for eval-steps: expected one of harvest, run, judge'),
+    expected: refused(
+      'Unknown command "frobnicate" for eval-steps: expected one of harvest, run, judge, merge',
+    ),
   },
   {
     name: "a misspelt subcommand is named before the flags meant for it",
