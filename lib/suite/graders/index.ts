@@ -161,5 +161,5 @@ async function gradeOne(
 /** The trial's graderError: the first grade without a verdict, as `<grader>: <why>`. */
 export function firstGraderError(grades: readonly Grade[]): string | undefined {
   const g = grades.find((x) => x.error !== undefined && x.error !== "");
-  return g ? `${g.grader}: ${g.error}` : undefined;
+  return g ? `${g.grader ?? "grader"}: ${g.error}` : undefined;
 }

@@ -7,8 +7,8 @@
 import { ConfigError } from "../../core/errors.ts";
 import { bootstrapMean, bootstrapRatio, pairedBootstrap, quantiles, suitePassK } from "../../stats/index.ts";
 import { renderGatedMarkdown } from "./gated.ts";
-import { renderMarkdown as renderPlainMarkdown } from "./markdown.ts";
 import { type GradingScope, gradingFields, gradingScope } from "./grading.ts";
+import { renderMarkdown as renderPlainMarkdown } from "./markdown.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
 import { verdictFor } from "./verdict.ts";
 

@@ -1,6 +1,6 @@
 // The text scorecard, byte for byte the original halo eval's Markdown (originals.md §6.6) for the
-// original's fields; our columns (mean turns, pass@k, pass^k, task-resampled intervals, infra
-// failures) are appended only when the scorecard carries them, and infrastructure failures get a
+// original's fields; our columns (mean turns, pass@k, pass^k, task-resampled intervals, grade errors,
+// judge score, infra failures) are appended only when the scorecard carries them, and infrastructure failures get a
 // list of their own. Numbers are printed as Go's fmt does (%.1f rounds an exact tie to even).
 import { goFixed } from "../../compat/go.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
@@ -36,6 +36,12 @@ function extras(sc: Scorecard): Extra[] {
       header: "Wall mean (task CI)",
       has: (v) => v.wallMeanMs !== undefined && v.wallMeanCILo !== undefined && v.wallMeanCIHi !== undefined,
       cell: (v) => `${secs(v.wallMeanMs!)}s (${secs(v.wallMeanCILo!)}-${secs(v.wallMeanCIHi!)})`,
+    },
+    { header: "Grade errors", has: (v) => v.gradeErrors !== undefined, cell: (v) => `${v.gradeErrors ?? 0}` },
+    {
+      header: "Judge score",
+      has: (v) => v.judgeScore !== undefined,
+      cell: (v) => (v.judgeScore === undefined ? "-" : goFixed(v.judgeScore, 2)),
     },
     {
       header: "Infra failures",

@@ -23,7 +23,10 @@ export const METRICS = ["cost", "turns", "tokens", "toolCalls", "toolErrors"] as
  * from a failure; `score` is the judge's weighted score in [0, 1].
  */
 export const Grade = z.looseObject({
-  grader: z.string().min(1).describe("the type, then :path (file) or :rubric id@version (judge)"),
+  grader: z
+    .string()
+    .optional()
+    .describe("the type, then :path (file) or :rubric id@version (judge); always written, read leniently"),
   pass: z.boolean(),
   score: rate.optional(),
   rubric: z.string().optional(),
@@ -96,6 +99,8 @@ export const VariantScore = z.looseObject({
   passAtK: rate.optional(),
   passHatK: rate.optional(),
   toolCalls: count.optional(),
+  gradeErrors: count.optional().describe("trials with a graderError (present when the run had graders)"),
+  judgeScore: rate.optional().describe("mean judge score over the variant's judged grades"),
   tasks: count.optional().describe("tasks with at least one scored trial"),
   meanTurns: z.number().min(0).optional(),
   infraFailures: count.optional(),
