@@ -1,7 +1,8 @@
 // The real host release archive, as release.yml and the action use it: the release smoke test
 // (.github/scripts/smoke.sh) passes on it and refuses a broken one, and the action's install script
-// installs it from a local folder, after which run-eval (the action's second step) runs the example
-// cases sandboxed and writes the JUnit report and the step summary.
+// installs it from a local folder, after which the action's run step (run.sh: run-eval, a shard of
+// one, --report) runs an example case sandboxed and writes the JUnit report, the HTML report and the
+// step summary.
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { REPO_ROOT } from "../support/tools.ts";
 
 const SMOKE = join(REPO_ROOT, ".github", "scripts", "smoke.sh");
 const INSTALL = join(REPO_ROOT, ".github", "action", "install.sh");
+const RUN_STEP = join(REPO_ROOT, ".github", "action", "run.sh");
 const CASE = join(REPO_ROOT, "evals", "cases", "issue-creator", "basic");
 const env = (home: string) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home });
 
@@ -86,9 +88,18 @@ describe("the action, end to end against the local archive", () => {
       },
     });
     const junit = join(dir.path, "junit.xml");
-    // The action's run step, with the PATH the runner would give it.
-    const ran = await run(["run-eval", "--junit", junit, CASE], {
-      env: { ...env(dir.path), ...gh, PATH: `${installDir}:${process.env.PATH ?? "/usr/bin:/bin"}` },
+    const report = join(dir.path, "report.html");
+    // The action's run step (run.sh), with the PATH the runner would give it and a shard of one.
+    const ran = await run(["bash", RUN_STEP], {
+      env: {
+        ...env(dir.path),
+        ...gh,
+        PATH: `${installDir}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+        PROCTOR_CASES: CASE,
+        PROCTOR_JUNIT: junit,
+        PROCTOR_SHARD: "0/1",
+        PROCTOR_REPORT: report,
+      },
     });
     expect({
       install: installed.exitCode,
@@ -98,12 +109,14 @@ describe("the action, end to end against the local archive", () => {
         (m) => m[1],
       ),
       summaryMentionsCase: readFileSync(gh.GITHUB_STEP_SUMMARY, "utf8").includes("issue-creator/basic"),
+      report: readFileSync(report, "utf8").startsWith("<!doctype html>"),
     }).toEqual({
       install: 0,
-      output: `bin-dir=${installDir}\nversion=${pkg.version}\n`,
+      output: `bin-dir=${installDir}\nversion=${pkg.version}\nreport-artifact=proctor-report-shard-0-of-1\nkeep-artifact=proctor-keep-shard-0-of-1\nresult=\n`,
       runEval: 0,
       junitCases: ["issue-creator/basic"],
       summaryMentionsCase: true,
+      report: readFileSync(report, "utf8").startsWith("<!doctype html>"),
     });
   });
 });
