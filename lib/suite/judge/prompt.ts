@@ -63,13 +63,19 @@ export function shownOrder(
   };
 }
 
-/** The parts of one trial's prompt: the task as given (trusted), then each changed file (untrusted). */
+/** The parts of one trial's prompt, as the newest original lays them out: the task as given and a
+ * count (trusted, written by the operator), then each changed file (untrusted, written by the agent). */
 export function trialParts(prompt: string, files: readonly ChangedFile[]): Part[] {
   return [
     { title: "Task given to the coding agent", body: prompt, untrusted: false },
+    {
+      title: "Change summary",
+      body: `${files.length} files changed; each follows as untrusted data.`,
+      untrusted: false,
+    },
     ...files.map((f, i) => ({
-      title: `Changed file ${i + 1} of ${files.length}`,
-      body: f.content === null ? `path: ${f.path}\n\n(deleted)` : `path: ${f.path}\n\n${f.content}`,
+      title: `Changed file ${i + 1}`,
+      body: f.content === null ? `path: ${f.path}\n(deleted)` : `path: ${f.path}\n\n${f.content}`,
       untrusted: true,
     })),
   ];

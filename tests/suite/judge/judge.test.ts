@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, UsageError } from "../../../lib/core/errors.ts";
+import type { TrialJudge } from "../../../lib/suite/graders/index.ts";
 import { type JudgeFile, type JudgeWire, loadRubric } from "../../../lib/suite/judge/config.ts";
 import { type JudgeGrade, judgeTrial, openJudge, trialJudge } from "../../../lib/suite/judge/judge.ts";
 import type { ChangedFile } from "../../../lib/suite/judge/prompt.ts";
@@ -412,7 +413,8 @@ describe("untrusted content", () => {
 describe("trialJudge (what graders/ calls)", () => {
   test("a verdict with the rubric's ref; a judge error thrown with its line", async () => {
     mock.scenario(KEY, [text(GOOD), text("{}")], "trial-judge");
-    const judge = trialJudge(judgeOver("anthropic-messages"), TRIAL);
+    // Typed as graders/ declares it: this file stops compiling if the two drift apart.
+    const judge: TrialJudge = trialJudge(judgeOver("anthropic-messages"), TRIAL);
     const path = join(FIXTURES, "quality.yaml");
     const v = await judge(path, { prompt: "Fix Add", changed: FILES });
     expect({ rubric: v.rubric, pass: v.pass, score: v.score, rationale: v.rationale }).toEqual({
