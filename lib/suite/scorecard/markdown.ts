@@ -1,7 +1,7 @@
 // The text scorecard, byte for byte the original halo eval's Markdown (originals.md §6.6) for the
 // original's fields; our columns (mean turns, pass@k, pass^k, task-resampled intervals, grade errors,
-// judge score, infra failures) are appended only when the scorecard carries them, and infrastructure failures get a
-// list of their own. Numbers are printed as Go's fmt does (%.1f rounds an exact tie to even).
+// judge score, infra and setup failures) are appended only when the scorecard carries them, and
+// infrastructure failures and failed task setups (scored as fails) get lists of their own. Numbers are printed as Go's fmt does (%.1f rounds an exact tie to even).
 import { goFixed } from "../../compat/go.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
 
@@ -42,6 +42,11 @@ function extras(sc: Scorecard): Extra[] {
       header: "Judge score",
       has: (v) => v.judgeScore !== undefined,
       cell: (v) => (v.judgeScore === undefined ? "-" : goFixed(v.judgeScore, 2)),
+    },
+    {
+      header: "Setup failures",
+      has: (v) => (v.setupFailures ?? 0) > 0,
+      cell: (v) => `${v.setupFailures ?? 0}`,
     },
     {
       header: "Infra failures",
@@ -97,7 +102,18 @@ export function renderMarkdown(sc: Scorecard): string {
     }
     out += insufficientList(comparisons);
   }
-  return out + infraList(sc);
+  return out + infraList(sc) + setupList(sc);
+}
+
+/** Our list of trials whose task setup failed, each scored as a fail ("" when none). */
+export function setupList(sc: Scorecard): string {
+  const failed = (sc.trials ?? []).filter((t: Trial) => t.setupFailed === true);
+  if (failed.length === 0) return "";
+  let out = "\n## Task setup failed (scored as fails)\n\n";
+  out += row(["Variant", "Task", "Repeat", "Error"]) + rule(4);
+  for (const t of failed)
+    out += row([t.variant, t.task, `${t.repeat}`, (t.error ?? "").replaceAll("|", "\\|")]);
+  return out;
 }
 
 /** Our list of infrastructure failures at the end ("" when none). */

@@ -85,8 +85,9 @@ describe("nop fails, oracle passes, a command agent runs: agent-eval suite", () 
 describe("what a failing setup and a lone variant mean", () => {
   test("a failing task setup is a scored fail, named (setupFailures), exit 0; one variant: comparisons null", async () => {
     using tmp = tempDir("any-agent");
-    const r = await suite("setup", tmp.path, ["--local"]);
+    const r = await suite("setup", tmp.path, ["--local", "--report", join(tmp.path, "r.md")]);
     const sc = JSON.parse(r.stdout);
+    const md = readFileSync(join(tmp.path, "r.md"), "utf8");
     const v = sc.variants[0];
     expect({
       exitCode: r.exitCode,
@@ -94,6 +95,11 @@ describe("what a failing setup and a lone variant mean", () => {
       variant: [v.name, v.trials, v.pass1, v.errors, v.infraFailures, v.setupFailures],
       trials: sc.trials.map(stable),
       parses: sc.trials.every((t: unknown) => Trial.safeParse(t).success),
+      markdown: md
+        .slice(md.indexOf("| Variant | Trials"))
+        .split("\n")
+        .slice(0, 3)
+        .concat(md.slice(md.indexOf("\n## Task setup")).split("\n")),
     }).toEqual({
       exitCode: 0,
       comparisons: null,
@@ -114,6 +120,18 @@ describe("what a failing setup and a lone variant mean", () => {
         },
       ],
       parses: true,
+      markdown: [
+        expect.stringMatching(/^\| Variant \| Trials .*\| Setup failures \|$/),
+        expect.stringMatching(/^\|---/),
+        expect.stringMatching(/^\| oracle \| 1 \| 0\.0% .*\| 1 \|$/),
+        "",
+        "## Task setup failed (scored as fails)",
+        "",
+        "| Variant | Task | Repeat | Error |",
+        "|---|---|---|---|",
+        '| oracle | broken-setup | 0 | setup "echo \\"no such tool\\" >&2; exit 3" failed (exit 3, err <nil>): no such tool |',
+        "",
+      ],
     });
   });
 
