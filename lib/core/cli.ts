@@ -129,6 +129,11 @@ async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promi
       throw new UsageError(unknownWord("command", word, Object.keys(subs), label));
   }
   if (scan.problem) throw scan.problem;
+  // A command with words of its own and subcommands (agent-eval suite SUITE.yaml | suite merge): its
+  // first word was no subcommand (resolveSub would have taken it), so it runs as itself; citty would
+  // refuse that word as an unknown command.
+  if (subs && leaf.run && Object.values(argsDef as ArgsDef).some((a) => a.type === "positional"))
+    leaf = { ...leaf, subCommands: undefined };
   const repeats = scan.values;
   const run = leaf.run;
   if (repeats.size === 0 || !run) return leaf;

@@ -11,6 +11,7 @@ import { numberFlag, repeatable } from "../core/flags.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger } from "../core/log.ts";
 import { Progress, progressMode } from "../core/progress.ts";
+import { parseShard, shardLabel } from "../core/shard.ts";
 import { exitOnSignal } from "../core/signals.ts";
 import { parseModelUrl } from "../isolation/docker/bridge.ts";
 import { BRIDGE_PORT, dockerCli } from "../isolation/docker/engine.ts";
@@ -18,10 +19,12 @@ import { checkEngine, dockerRunner, installSignalCleanup } from "../isolation/do
 import { LOCAL_WARNING, localRunner } from "../isolation/local.ts";
 import { BASE_IMAGE, imageOf, resolveBaseImage } from "./agents/image.ts";
 import { DRIVERS } from "./agents/index.ts";
-import { checkTrialsFile } from "./resume.ts";
-import { newRunId, runSuite, safeName } from "./run.ts";
-import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
+import { checkTrialsFile } from "./resume.ts";
+import { newRunId, runSuite, safeName, suiteJobs } from "./run.ts";
+import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
+import { shardJobs } from "./shard.ts";
+import { runShard } from "./shard-run.ts";
 import { loadSuite, type Variant } from "./suite.ts";
 
 /** halo's edge: every error (a bad flag too) is one `error: <first line>` and exit 1. */
@@ -56,6 +59,7 @@ export const SUITE_ARGS = {
     type: "string",
     description: "REF=LOCAL: Harbor tasks build FROM REF with the local image LOCAL (repeatable)",
   }),
+  shard: str("run only shard K/N of the trials (K 0-based), to merge with `agent-eval suite merge`"),
 } as const satisfies ArgsDef;
 
 /** The flags of `agent-eval suite`, as citty hands them over (strings and booleans). */
@@ -76,6 +80,7 @@ export interface SuiteFlags {
   "model-url"?: string;
   tasks?: string;
   "image-map"?: string | string[];
+  shard?: string;
 }
 
 /** Where each harness's CLI talks to by default (its vendor's public API). */
@@ -129,6 +134,7 @@ export function parseFlags(f: SuiteFlags) {
     scorecard: f.scorecard,
     report: f.report,
     tasks: f.tasks,
+    shard: f.shard === undefined ? undefined : parseShard(f.shard),
   };
 }
 
@@ -137,18 +143,22 @@ export function defaultTrialsFile(suite: string): string {
   return `${safeName(suite)}.trials.jsonl`;
 }
 
-/** Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. */
+/**
+ * Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. A trial's
+ * log is relative to its trials file: one file's path, or (merged shards) each trial's directory.
+ */
 export async function writeReport(
   path: string,
   sc: Scorecard,
   trials: readonly Trial[],
-  trialsFile?: string,
+  trialsFile?: string | ((t: Trial) => string | undefined),
 ): Promise<void> {
   if (extname(path).toLowerCase() === ".html") {
     const { renderSuiteReportHtml } = await import("./report.ts");
     // Trial logs are relative to the trials file; the report links to them from wherever it is written.
-    const base = trialsFile === undefined ? undefined : dirname(resolve(trialsFile));
-    const logHref = (t: Trial) =>
+    const one = typeof trialsFile === "string" ? dirname(resolve(trialsFile)) : undefined;
+    const baseOf = typeof trialsFile === "function" ? trialsFile : () => one;
+    const logHref = (t: Trial, base = baseOf(t)) =>
       t.log === undefined || base === undefined
         ? undefined
         : relative(dirname(resolve(path)), join(base, t.log))
@@ -219,16 +229,17 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   }
-  const jobs = suite.tasks.length * suite.variants.length * suite.repeats;
+  const jobs = o.shard ? shardJobs(suiteJobs(suite), o.shard).length : suiteJobs(suite).length;
   // A terminal gets the live line; a log (CI, a pipe) one line per finished trial.
-  const progress = new Progress(jobs, progressMode(), process.stderr, `suite ${suite.name}`);
+  const title = `suite ${suite.name}${o.shard ? ` shard ${shardLabel(o.shard)}` : ""}`;
+  const progress = new Progress(jobs, progressMode(), process.stderr, title);
   const label = (j: { task: { id: string }; variant: { name: string }; repeat: number }) =>
     `${j.task.id}/${j.variant.name}#${j.repeat}`;
   const startedAt = new Map<string, number>();
   try {
     // Without --model-url a command, nop or oracle variant reaches no model ("": nothing is bridged).
     const modelUrl = (v: Variant) => o.modelUrl ?? DEFAULT_MODEL_URLS[v.harness] ?? "";
-    const { scorecard, trials, resumed } = await runSuite(suite, {
+    const runOpts: Parameters<typeof runSuite>[1] = {
       runId,
       runner: o.local ? localRunner() : dockerRunner(),
       image: (v: Variant) => imageOf(v, base),
@@ -256,13 +267,22 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
           result: trialWord(t),
           ms: performance.now() - (startedAt.get(label(j)) ?? performance.now()),
         }),
-    });
+    };
+    const { scorecard, trials, resumed, unscored } = o.shard
+      ? await runShard(suite, o.shard, runOpts)
+      : { ...(await runSuite(suite, runOpts)), unscored: undefined };
     progress.clear();
     if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);
-    if (harbor.internet.length > 0) scorecard.internet = harbor.internet;
-    if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(scorecard));
-    if (o.report) await writeReport(o.report, scorecard, trials, trialsFile);
-    process.stdout.write(o.output === "json" ? scorecardJson(scorecard) : renderMarkdown(scorecard));
+    if (scorecard === undefined)
+      log.warn(
+        `${title}: ${trials.length} trials in ${trialsFile}, no scorecard of its own (${unscored}): merge the shards with agent-eval suite merge`,
+      );
+    else {
+      if (harbor.internet.length > 0) scorecard.internet = harbor.internet;
+      if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(scorecard));
+      if (o.report) await writeReport(o.report, scorecard, trials, trialsFile);
+      process.stdout.write(o.output === "json" ? scorecardJson(scorecard) : renderMarkdown(scorecard));
+    }
     if (o.local) log.warn(LOCAL_WARNING);
   } finally {
     progress.clear();

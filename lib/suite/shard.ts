@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { firstIssue } from "../core/jsonl.ts";
-import { parseShard, type Shard, selectShard, shardLabel } from "../core/shard.ts";
+import { dealGroups, parseShard, type Shard, selectShard, shardLabel } from "../core/shard.ts";
 import { parseTrials, type Trial } from "./scorecard/index.ts";
 import type { Suite } from "./suite.ts";
 import type { TrialJob } from "./trial.ts";
@@ -38,6 +38,12 @@ export function jobId(job: { task: { id: string }; variant: { name: string }; re
 /** The jobs of `shard`, in the suite's job order. */
 export function shardJobs(jobs: readonly TrialJob[], shard: Shard): TrialJob[] {
   return selectShard(jobs, shard, jobId);
+}
+
+/** Every job's shard at once (index = job index), the deal shardJobs makes: merge deals once, not per file. */
+export function dealJobs(jobs: readonly TrialJob[], count: number): number[] {
+  const placed = dealGroups(new Map(jobs.map((j) => [jobId(j), 1])), count);
+  return jobs.map((j) => placed.get(jobId(j))!);
 }
 
 /**

@@ -1,0 +1,70 @@
+// `agent-eval suite merge SUITE.yaml TRIALS...`: its flags, its exit codes and its outputs. The outputs
+// are the whole run's (`agent-eval suite` with the same seed): the scorecard on stdout (Markdown, or JSON
+// with --output json), --scorecard FILE, --report FILE. Exit codes (MERGE_EDGE): 0 merged; 2 refused: a
+// bad command line or a missing, duplicated or foreign shard (merge.ts); 1 any other error (a bad suite
+// file, as `agent-eval suite` itself says it). Errors are one `error: <msg>` line, as the suite's.
+import type { ArgsDef } from "citty";
+import type { ToolEdge } from "../core/cli.ts";
+import { UsageError } from "../core/errors.ts";
+import { numberFlag } from "../core/flags.ts";
+import { writeFileAtomic } from "../core/fsx.ts";
+import { createLogger } from "../core/log.ts";
+import { writeReport } from "./cmd.ts";
+import { MERGE_EXIT, mergeShards } from "./merge.ts";
+import { renderMarkdown, scorecardJson, type Trial } from "./scorecard/index.ts";
+import { loadSuite } from "./suite.ts";
+
+/** merge's edge: 2 for a refusal (bad flags, a shard that does not belong), 1 for anything else. */
+export const MERGE_EDGE: ToolEdge = {
+  usageExit: MERGE_EXIT,
+  remap: (e) => (e.exitCode === MERGE_EXIT ? MERGE_EXIT : 1),
+  unexpectedExit: 1,
+  line: (message) => `error: ${message.split("\n")[0]}`,
+};
+
+const str = (description: string) => ({ type: "string", description }) as const;
+
+/** The flags of `agent-eval suite merge`. */
+export const MERGE_ARGS = {
+  suite: { type: "positional", required: false, description: "the suite file the shards ran" },
+  trials: { type: "positional", required: false, description: "TRIALS...: every shard's trials file" },
+  seed: str("refuse shards run with another seed (default: take the shards' own)"),
+  output: str("text (default, Markdown), markdown or json"),
+  scorecard: str("also write the JSON scorecard to FILE"),
+  report: str("also write a report to FILE (Markdown; HTML if FILE ends in .html)"),
+  tasks: str("the tasks directory (default <suite dir>/../tasks)"),
+} as const satisfies ArgsDef;
+
+/** The merge flags as citty hands them over; `_` holds the words (suite, then trials files). */
+export interface MergeFlags {
+  _?: string[];
+  seed?: string;
+  output?: string;
+  scorecard?: string;
+  report?: string;
+  tasks?: string;
+}
+
+const OUTPUTS = ["text", "json", "markdown"];
+
+/** Runs `agent-eval suite merge`: 0 when merged; refusals and errors go to the edge (MERGE_EDGE). */
+export async function mergeCommand(flags: MergeFlags): Promise<number> {
+  const [suitePath, ...files] = (flags._ ?? []).filter((w) => w !== "");
+  if (suitePath === undefined)
+    throw new UsageError("missing the suite file: agent-eval suite merge SUITE.yaml TRIALS...");
+  const output = flags.output ?? "text";
+  if (!OUTPUTS.includes(output))
+    throw new UsageError(`--output: expected text, json or markdown, got ${JSON.stringify(output)}`);
+  const seed = flags.seed === undefined ? undefined : numberFlag("--seed", flags.seed, {});
+  const suite = loadSuite(suitePath, flags.tasks ? { tasksDir: flags.tasks } : {});
+  const merged = mergeShards(suite, files, seed);
+  const base = new Map<Trial, string>(merged.trials.map((t, i) => [t, merged.bases[i]!]));
+  if (flags.scorecard) writeFileAtomic(flags.scorecard, scorecardJson(merged.scorecard));
+  if (flags.report) await writeReport(flags.report, merged.scorecard, merged.trials, (t) => base.get(t));
+  const sc = merged.scorecard;
+  process.stdout.write(output === "json" ? scorecardJson(sc) : renderMarkdown(sc));
+  createLogger("agent-eval").info(
+    `merged ${merged.shards} shards of suite ${suite.name}: ${merged.trials.length} trials, seed ${merged.seed}`,
+  );
+  return 0;
+}
