@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 // agent-eval: the real-agent lanes. The promotion lane (lock, run, verdict, verify, plan) keeps
 // agent_eval.py's contract: exit codes 0/2/3/4, never 1, one JSON object on stdout per subcommand.
-// `suite` runs whole-task suites in Docker; `report` renders a promotion run as one HTML file.
+// `suite` runs whole-task suites in Docker (`suite merge` joins its shards); `report` renders a
+// promotion run as one HTML file; `compare` compares two suite scorecards.
 // Each subcommand's citty definition lives in scripts/agent-eval/<area>.ts and is loaded lazily.
 import { defineCommand } from "citty";
 import { runTool } from "../lib/core/cli.ts";
@@ -22,6 +23,7 @@ export const command = defineCommand({
     suite: () => import("./agent-eval/suite.ts").then((m) => m.suite),
     tasks: () => import("./agent-eval/tasks.ts").then((m) => m.tasks),
     report: () => promotion().then((m) => m.report),
+    compare: () => import("./agent-eval/compare.ts").then((m) => m.compare),
   },
 });
 
