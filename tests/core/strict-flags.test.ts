@@ -135,6 +135,21 @@ const UNKNOWN_FLAG: Row[] = [
     },
   },
   {
+    path: "agent-eval suite merge",
+    argv: ["suite", "merge", "s.yaml", "--scorcard", "x.json"],
+    // merge's own edge: halo's `error:` line, but a refusal is exit 2.
+    expected: {
+      exitCode: 2,
+      stdout: "",
+      stderr: `error: ${meant("--scorcard", "--scorecard", "agent-eval suite merge")}\n`,
+    },
+  },
+  {
+    path: "agent-eval compare",
+    argv: ["compare", "a.json", "b.json", "--reprot", "c.html"],
+    expected: refused(meant("--reprot", "--report", "agent-eval compare")),
+  },
+  {
     path: "agent-eval report",
     argv: ["report", "run", "--otu", "r.html"],
     expected: promotion(meant("--otu", "--out", "agent-eval report")),
@@ -194,6 +209,12 @@ const MISSPELT: Row[] = [
     path: "agent-eval",
     argv: ["sutie"],
     expected: refused('Unknown command "sutie" for agent-eval: did you mean suite?'),
+  },
+  {
+    // suite takes a word of its own (the suite file): a misspelt `merge` is a suite file not found.
+    path: "agent-eval suite",
+    argv: ["suite", "mrege", "s.jsonl"],
+    expected: { exitCode: 1, stdout: "", stderr: `error: ${join(process.cwd(), "mrege")}: no such file\n` },
   },
   {
     path: "eval-steps",
