@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { UsageError } from "./errors.ts";
 import { sha256Hex } from "./hash.ts";
-import { type Shard, selectShard, shardLabel } from "./shard.ts";
+import { dealGroups, type Shard, selectShard, shardLabel } from "./shard.ts";
 
 /** The `shard` field of a sharded output (absent from an unsharded one, which stays as it was). */
 export const ShardStamp = z.strictObject({
@@ -100,7 +100,7 @@ export function assembleShards(parts: readonly ShardPart[]): WholeOrder {
 
 /** Puts every unit at its position and checks the union is the stamped set, dealt as stamped. */
 function placeUnits(parts: readonly ShardPart[], count: number, total: number, set: string): WholeOrder {
-  const order: Array<{ part: number; unit: number } | undefined> = new Array(total);
+  const order = new Array<{ part: number; unit: number } | undefined>(total).fill(undefined);
   parts.forEach((p, part) => {
     (p.stamp as ShardStamp).at.forEach((at, unit) => {
       const id = (p.stamp as ShardStamp).ids[unit];
@@ -114,22 +114,15 @@ function placeUnits(parts: readonly ShardPart[], count: number, total: number, s
     if (!o) throw new UsageError(`Cannot merge: position ${at} of ${total} is in no shard file`);
     const p = parts[o.part] as ShardPart;
     const id = (p.stamp as ShardStamp).ids[o.unit] ?? "";
-    return { id, group: p.groups?.[o.unit] ?? id, part: o.part };
+    return { id, group: p.groups?.[o.unit] ?? id, index: (p.stamp as ShardStamp).index, file: p.file };
   });
   if (setDigest(whole) !== set)
-    throw new UsageError(`Cannot merge: the shards' units are not the set they were dealt from (shard.set)`);
-  parts.forEach((p, part) => {
-    const k = (p.stamp as ShardStamp).index;
-    const dealt = new Set(
-      selectShard(
-        whole,
-        { index: k, count },
-        (u) => u.id,
-        (u) => u.group,
-      ),
-    );
-    const wrong = whole.find((u) => dealt.has(u) !== (u.part === part));
-    if (wrong) throw refuse(p.file, `unit "${wrong.id}" is not dealt to shard ${k}/${count}`);
-  });
+    throw new UsageError("Cannot merge: the shards' units are not the set they were dealt from (shard.set)");
+  // One deal over the whole set (as each shard made it), then every unit must sit where it was dealt.
+  const sizes = new Map<string, number>();
+  for (const u of whole) sizes.set(u.group, (sizes.get(u.group) ?? 0) + 1);
+  const dealt = dealGroups(sizes, count);
+  const wrong = whole.find((u) => dealt.get(u.group) !== u.index);
+  if (wrong) throw refuse(wrong.file, `unit "${wrong.id}" is not dealt to shard ${wrong.index}/${count}`);
   return order as WholeOrder;
 }

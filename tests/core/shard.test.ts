@@ -1,9 +1,11 @@
 // The shard primitive (lib/core/shard.ts): K/N parsed strictly (K 0-based), the deal balanced (sizes
 // differ by at most one unit, or one group's worth), deterministic under any permutation of the input,
-// groups never split, and every unit in exactly one shard.
+// groups never split, every unit in exactly one shard; and shard-set: a set of stamped parts is
+// checked to be one whole run (every refusal, one line, exit 2).
 import { describe, expect, test } from "bun:test";
 import { UsageError } from "../../lib/core/errors.ts";
 import { dealGroups, parseShard, selectShard, shardLabel, splitShards } from "../../lib/core/shard.ts";
+import { assembleShards, type ShardPart, type ShardStamp, stampShard } from "../../lib/core/shard-set.ts";
 
 describe("parseShard", () => {
   test.each([
@@ -156,5 +158,99 @@ describe("splitShards", () => {
       select: [0, 1, 2].map((index) => selectShard(all, { index, count: 3 }, id)),
       deal: [...dealGroups(b, 5).entries()].sort(),
     }).toEqual({ select: splitShards(all, 3, id), deal: [...dealGroups(a, 5).entries()].sort() });
+  });
+});
+
+/** A run of `n` units split `count` ways, each part as a lane would hand it to assembleShards. */
+function partsOf(n: number, count: number, same: Record<string, unknown> = {}): ShardPart[] {
+  const all = ids(n);
+  return Array.from({ length: count }, (_, index) => ({
+    file: `p${index}`,
+    stamp: stampShard(all, { index, count }, id).stamp,
+    same,
+  }));
+}
+const withStamp = (p: ShardPart, edit: (s: ShardStamp) => void): ShardPart => {
+  const stamp = structuredClone(p.stamp as ShardStamp);
+  edit(stamp);
+  return { ...p, stamp };
+};
+const refusalOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return { exit: (e as UsageError).exitCode, message: (e as Error).message };
+  }
+  return undefined;
+};
+
+describe("stampShard and assembleShards", () => {
+  test("the parts of a run put back together give every unit its place, in any file order", () => {
+    const parts = partsOf(23, 4);
+    const order = assembleShards([...parts].reverse());
+    const whole = order.map(({ part, unit }) => [...parts].reverse()[part]?.stamp?.ids[unit]);
+    expect({ whole, positions: parts.map((p) => p.stamp?.at.length) }).toEqual({
+      whole: ids(23),
+      positions: splitShards(ids(23), 4, id).map((s) => s.length),
+    });
+  });
+
+  const [p0, p1, p2] = partsOf(9, 3) as [ShardPart, ShardPart, ShardPart];
+  test.each<{ name: string; parts: ShardPart[]; message: string }>([
+    { name: "no parts", parts: [], message: "Cannot merge: no shard files given" },
+    {
+      name: "no stamp",
+      parts: [{ ...p0, stamp: undefined }],
+      message: 'Cannot merge "p0": not a shard (no shard field: was it run with --shard K/N?)',
+    },
+    {
+      name: "positions and ids of different lengths",
+      parts: [withStamp(p0, (s) => s.at.pop()), p1, p2],
+      message: `Cannot merge "p0": shard.at has ${(p0.stamp?.at.length ?? 0) - 1} positions for ${p0.stamp?.ids.length} ids`,
+    },
+    {
+      name: "groups of another length",
+      parts: [{ ...p0, groups: [] }, p1, p2],
+      message: `Cannot merge "p0": shard.at has ${p0.stamp?.at.length} positions for ${p0.stamp?.ids.length} ids`,
+    },
+    {
+      name: "another setting",
+      parts: [{ ...p0, same: { seed: 1 } }, { ...p1, same: { seed: 2 } }, p2],
+      message: 'Cannot merge "p1": seed 2 differs from "p0"\'s 1',
+    },
+    {
+      name: "another total",
+      parts: [p0, withStamp(p1, (s) => Object.assign(s, { total: 10 })), p2],
+      message: 'Cannot merge "p1": another case set than "p0" (shard.set differs)',
+    },
+    {
+      name: "a position past the end",
+      parts: [withStamp(p0, (s) => s.at.splice(0, 1, 9)), p1, p2],
+      message: `Cannot merge "p0": unit "${p0.stamp?.ids[0]}" at position 9 of 9`,
+    },
+    {
+      name: "a position taken twice",
+      parts: [p0, withStamp(p1, (s) => s.at.splice(0, 1, p0.stamp?.at[0] ?? 0)), p2],
+      message: `Cannot merge "p1": unit "${p1.stamp?.ids[0]}" also in "p0" (position ${p0.stamp?.at[0]})`,
+    },
+    {
+      name: "a position in no part",
+      parts: [
+        withStamp(p0, (s) => {
+          s.ids.pop();
+          s.at.pop();
+        }),
+        p1,
+        p2,
+      ],
+      message: `Cannot merge: position ${p0.stamp?.at.at(-1)} of 9 is in no shard file`,
+    },
+    {
+      name: "a unit renamed (the set digest no longer holds)",
+      parts: [withStamp(p0, (s) => s.ids.splice(0, 1, "case-999")), p1, p2],
+      message: "Cannot merge: the shards' units are not the set they were dealt from (shard.set)",
+    },
+  ])("refused: $name (exit 2)", ({ parts, message }) => {
+    expect(refusalOf(() => assembleShards(parts))).toEqual({ exit: 2, message });
   });
 });

@@ -247,7 +247,7 @@ describe("merge refuses what is not one whole run (exit 2, one line)", () => {
         return [moved, taker, asIs(2), asIs(3)];
       },
       message: () =>
-        `Cannot merge "s0.json": unit "${shards[0]?.result.shard?.ids.at(-1)}" is not dealt to shard 0/4`,
+        `Cannot merge "s1.json": unit "${shards[0]?.result.shard?.ids.at(-1)}" is not dealt to shard 1/4`,
     },
     {
       name: "ids and cases disagree",

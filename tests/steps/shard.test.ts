@@ -231,7 +231,7 @@ describe("merge refuses what is not one whole suite run (exit 2, one line)", () 
     }
     const moved = shards[0]?.sc.shard?.ids.at(-1);
     const want =
-      message === "moved" ? `Cannot merge "s0.json": unit "${moved}" is not dealt to shard 0/4` : message;
+      message === "moved" ? `Cannot merge "s1.json": unit "${moved}" is not dealt to shard 1/4` : message;
     expect(got).toEqual({ exit: 2, message: want });
   });
 
