@@ -3,12 +3,12 @@
 // replies file, by model and by the tool results the request carries, and stops with exit 0 on
 // SIGTERM; a bad flag or replies file is one line and exit 2 before anything listens; a port in use, 1.
 import { describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
+import { serveMockCli } from "../../support/mock-model.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
 
@@ -24,31 +24,6 @@ conversations:
       - tools: [{name: lookup, args: {q: weather}}]
       - error: 529
 `;
-
-/** Starts the CLI; resolves with its URL (the first stdout line) and a stop() giving the whole outcome. */
-async function serve(args: string[]) {
-  const child = spawn(process.execPath, [ENTRY, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (b: Buffer) => {
-    stderr += b.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on("data", (b: Buffer) => {
-      stdout += b.toString();
-      if (stdout.includes("\n")) resolve(stdout.split("\n")[0]!);
-    });
-    child.on("exit", () => reject(new Error(`mock-model exited: ${stderr}`)));
-  });
-  return {
-    url,
-    async stop() {
-      child.kill("SIGTERM");
-      return { exitCode: await exited, stdout, stderr };
-    },
-  };
-}
 
 async function post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const r = await fetch(url, {
@@ -83,7 +58,7 @@ test("serves the replies file in all four protocols, prints its URL, stops on SI
   using tmp = tempDir("mock-model");
   const file = join(tmp.path, "replies.yaml");
   writeFileSync(file, REPLIES);
-  const mock = await serve(["--replies", file]);
+  const mock = await serveMockCli(["--replies", file]);
   const u = mock.url;
   const got = {
     anthropic: firstOf(
