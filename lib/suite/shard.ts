@@ -30,6 +30,11 @@ export const ShardHeader = z
   .strict();
 export type ShardHeader = z.infer<typeof ShardHeader>;
 
+/** The JSON Schema committed as schemas/suite-shard.schema.json. */
+export function shardHeaderJsonSchema(): unknown {
+  return z.toJSONSchema(ShardHeader);
+}
+
 /** A trial's stable id (the unit a shard is dealt): task id, variant, repeat. */
 export function jobId(job: { task: { id: string }; variant: { name: string }; repeat: number }): string {
   return `${job.task.id}\u0000${job.variant.name}\u0000${job.repeat}`;

@@ -181,6 +181,17 @@ export const Scorecard = z.looseObject({
     .describe("local: the trials ran on the host without isolation (--local, testing only)"),
   gate: GateResult.optional().describe("the worst comparison's gate, reasons prefixed by variant"),
   thresholds: z.looseObject({}).optional().describe("the gate's thresholds, defaults applied"),
+  shard: z
+    .string()
+    .regex(/^\d+\/\d+$/)
+    .optional()
+    .describe(
+      "one shard's own scorecard (agent-eval suite --shard K/N): K/N; a merged or whole run has none",
+    ),
+  digest: z
+    .string()
+    .optional()
+    .describe("with shard: the suite's digest (sha256:...), as the shard header has it"),
 });
 export type Scorecard = z.infer<typeof Scorecard>;
 

@@ -12,12 +12,14 @@ import {
   SHARD_KIND,
   type ShardHeader,
   shardHeader,
+  shardHeaderJsonSchema,
   shardJobs,
   suiteDigest,
 } from "../../../lib/suite/shard.ts";
 import { runShard } from "../../../lib/suite/shard-run.ts";
 import type { Suite } from "../../../lib/suite/suite.ts";
 import { tempDir } from "../../support/tmp.ts";
+import { REPO_ROOT } from "../../support/tools.ts";
 import { loadSuite, options, runShards, TRIALS_NAME, writeSuite } from "./_shards.ts";
 
 const dir = tempDir("suite-shard");
@@ -151,6 +153,11 @@ describe("the header line", () => {
       ),
     );
   });
+});
+
+test("schemas/suite-shard.schema.json is the generated schema of the header", () => {
+  const committed = JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "suite-shard.schema.json"), "utf8"));
+  expect(committed).toEqual(shardHeaderJsonSchema());
 });
 
 describe("--resume inside a shard", () => {
