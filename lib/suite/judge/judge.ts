@@ -163,3 +163,17 @@ export function trialJudge(judge: Judge, trial: TrialRef) {
     return { ...g, score: g.score, rationale: g.rationale ?? "" };
   };
 }
+
+/**
+ * The run's judge as graders/ wants it, per trial: undefined without a `judge:` key; else opened once
+ * (the key read now) and handed out as `(task, repeat) => trialJudge`, the order seeded by `seed`
+ * (the suite's `seed` key; the original's default is 0).
+ */
+export function judgeForRun(
+  file: JudgeFile | undefined,
+  o: JudgeOptions & { seed: number },
+): ((task: string, repeat: number) => ReturnType<typeof trialJudge>) | undefined {
+  if (file === undefined) return undefined;
+  const judge = openJudge(file, o);
+  return (task, repeat) => trialJudge(judge, { seed: o.seed, task, repeat });
+}

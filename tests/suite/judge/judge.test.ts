@@ -9,8 +9,14 @@ import { join } from "node:path";
 import { ConfigError, UsageError } from "../../../lib/core/errors.ts";
 import type { TrialJudge } from "../../../lib/suite/graders/index.ts";
 import { type JudgeFile, type JudgeWire, loadRubric } from "../../../lib/suite/judge/config.ts";
-import { type JudgeGrade, judgeTrial, openJudge, trialJudge } from "../../../lib/suite/judge/judge.ts";
-import type { ChangedFile } from "../../../lib/suite/judge/prompt.ts";
+import {
+  type JudgeGrade,
+  judgeForRun,
+  judgeTrial,
+  openJudge,
+  trialJudge,
+} from "../../../lib/suite/judge/judge.ts";
+import { type ChangedFile, shownOrder } from "../../../lib/suite/judge/prompt.ts";
 import {
   type AuthKind,
   hang,
@@ -427,5 +433,29 @@ describe("trialJudge (what graders/ calls)", () => {
     await expect(judge(path, { prompt: "Fix Add again", changed: FILES })).rejects.toThrow(
       "judge reply failed schema validation: rationale is required",
     );
+  });
+});
+
+describe("judgeForRun", () => {
+  test("no judge: key, no judge; else one judge for the run, a TrialJudge per trial seeded by the suite", async () => {
+    const none = judgeForRun(undefined, { suiteDir: "/", seed: 0, env: {} });
+    const file: JudgeFile = {
+      url: mock.url,
+      wire: "openai-responses",
+      model: "judge-model-1",
+      api_key_env: "K",
+    };
+    const forTrial = judgeForRun(file, { suiteDir: "/", seed: TRIAL.seed, env: { K: KEY } });
+    mock.scenario(KEY, [text(GOOD)], "run");
+    const v = await forTrial!(TRIAL.task, TRIAL.repeat)(join(FIXTURES, "quality.yaml"), {
+      prompt: "p",
+      changed: FILES,
+    });
+    const direct = shownOrder(quality, FILES, TRIAL);
+    expect({ none, order: v.order, score: v.score }).toEqual({
+      none: undefined,
+      order: direct.order,
+      score: (2 * 1 + 0.4) / 3,
+    });
   });
 });
