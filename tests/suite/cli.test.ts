@@ -135,6 +135,8 @@ test("parseFlags: the defaults are the original's", () => {
     scorecard: undefined,
     report: undefined,
     tasks: undefined,
+    shard: undefined,
+    release: { failOn: "none", matrix: false },
   });
 });
 
@@ -145,7 +147,10 @@ test("--help lists every flag", async () => {
     exitCode: 0,
     flags: [
       "cpus",
+      "fail-on",
+      "history",
       "local",
+      "matrix",
       "memory",
       "model-url",
       "network",
@@ -156,8 +161,10 @@ test("--help lists every flag", async () => {
       "resume",
       "scorecard",
       "seed",
+      "shard",
       "tasks",
       "trials",
+      "help", // the subcommand line: `agent-eval suite merge --help`
     ].sort(),
   });
 });
