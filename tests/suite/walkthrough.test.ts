@@ -1,18 +1,19 @@
 // README's offline walkthrough, run verbatim: every ```bash block between the offline-walkthrough
 // markers, in order, in one bash in a fresh directory, with `proctor` on PATH running this checkout.
-// A new user who follows the README gets this scorecard: nop and talker fail, oracle and fixer pass.
+// A new user who follows the README gets this scorecard: nop and talker fail, oracle and fixer pass;
+// then the Docker part (an agent image built offline FROM proctor-base) gives the same.
 import { expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
 
-/** The walkthrough's commands as the README has them. */
-export function walkthrough(readme: string): string {
-  const start = readme.indexOf("<!-- offline-walkthrough -->");
-  const end = readme.indexOf("<!-- /offline-walkthrough -->");
-  if (start < 0 || end < start) throw new Error("README.md has no offline-walkthrough section");
+/** The commands of the README section between `<!-- name -->` and `<!-- /name -->`, as written. */
+export function walkthrough(readme: string, name = "offline-walkthrough"): string {
+  const start = readme.indexOf(`<!-- ${name} -->`);
+  const end = readme.indexOf(`<!-- /${name} -->`);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${name} section`);
   return [...readme.slice(start, end).matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]).join("\n");
 }
 
@@ -23,23 +24,30 @@ function passRates(markdown: string): Record<string, [string, string]> {
   return out;
 }
 
-test("the README's offline walkthrough runs as written", async () => {
-  using tmp = tempDir("walkthrough");
-  const proctor = join(tmp.path, "bin", "proctor");
-  const bin = join(tmp.path, "bin");
-  await run(["mkdir", "-p", bin]);
+/** Runs `script` in bash -e in `dir`, with `proctor` (this checkout) first on PATH. */
+async function bash(dir: string, script: string) {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  const proctor = join(bin, "proctor");
   writeFileSync(
     proctor,
     `#!/bin/sh\nexec "${process.execPath}" "${join(REPO_ROOT, "scripts", "proctor.ts")}" "$@"\n`,
   );
   chmodSync(proctor, 0o755);
-  const script = walkthrough(readFileSync(join(REPO_ROOT, "README.md"), "utf8"));
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PATH: `${bin}:${process.env.PATH}`,
   };
   delete env.CI;
-  const r = await run(["bash", "-e", "-c", script], { cwd: tmp.path, env });
+  return run(["bash", "-e", "-c", script], { cwd: dir, env });
+}
+
+const README = () => readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+const RATES = { nop: ["1", "0.0%"], oracle: ["1", "100.0%"], talker: ["1", "0.0%"], fixer: ["1", "100.0%"] };
+
+test("the README's offline walkthrough runs as written", async () => {
+  using tmp = tempDir("walkthrough");
+  const r = await bash(tmp.path, walkthrough(README()));
   const stderr = r.stderr.split("\n");
   expect({
     exitCode: r.exitCode,
@@ -50,7 +58,7 @@ test("the README's offline walkthrough runs as written", async () => {
     ),
   }).toEqual({
     exitCode: 0,
-    rates: { nop: ["1", "0.0%"], oracle: ["1", "100.0%"], talker: ["1", "0.0%"], fixer: ["1", "100.0%"] },
+    rates: RATES,
     verdicts: [
       ["oracle", "insufficient"],
       ["talker", "insufficient"],
@@ -70,4 +78,22 @@ test("the README's offline walkthrough runs as written", async () => {
     0,
     ["cost"],
   ]);
+});
+
+test("then in Docker: the agent's image built offline FROM proctor-base, the same scorecard", async () => {
+  using tmp = tempDir("walkthrough");
+  try {
+    const r = await bash(
+      tmp.path,
+      `${walkthrough(README())}\n${walkthrough(README(), "offline-walkthrough-docker")}`,
+    );
+    const docker = r.stdout.slice(r.stdout.indexOf("# Eval scorecard: offline-docker"));
+    expect({ exitCode: r.exitCode, rates: passRates(docker), local: docker.includes("LOCAL RUN") }).toEqual({
+      exitCode: 0,
+      rates: RATES,
+      local: false,
+    });
+  } finally {
+    await run(["docker", "rmi", "-f", "offline-agent:1"]);
+  }
 });
