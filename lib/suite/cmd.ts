@@ -1,8 +1,9 @@
 // `agent-eval suite SUITE.yaml`: its flags, flags to options, the run, the outputs. Exit codes are
 // halo's (originals.md §6.7, §8): 0 the suite ran (whatever the trials did), 1 an error (SUITE_EDGE:
-// `error: <msg>` on stderr; bad flags, a bad suite or task file, no engine, a cancelled run); 2 and 3
-// (policy issues, a tripped gate) belong to commands and flags this one does not have. The scorecard
-// goes to stdout (Markdown, or JSON with --output json); messages and progress go to stderr.
+// `error: <msg>` on stderr; bad flags, a bad suite or task file, no engine, a cancelled run), 3 a
+// tripped gate (--fail-on, gate-cmd.ts); 2 (policy issues) belongs to commands this one does not
+// have. The scorecard goes to stdout (Markdown, the --matrix table, or JSON with --output json);
+// messages and progress go to stderr.
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import type { ArgsDef } from "citty";
 import type { ToolEdge } from "../core/cli.ts";
@@ -19,7 +20,17 @@ import { checkEngine, dockerRunner, installSignalCleanup } from "../isolation/do
 import { LOCAL_WARNING, localRunner } from "../isolation/local.ts";
 import { BASE_IMAGE, imageOf, resolveBaseImage } from "./agents/image.ts";
 import { DRIVERS } from "./agents/index.ts";
+import {
+  finishRelease,
+  GATE_ARGS,
+  type GateFlags,
+  parseGateFlags,
+  prepareRelease,
+  releaseExit,
+  releaseText,
+} from "./gate-cmd.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
+import { renderTrendMarkdown, type TrendRow } from "./history.ts";
 import { checkTrialsFile } from "./resume.ts";
 import { newRunId, runSuite, safeName, suiteJobs } from "./run.ts";
 import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
@@ -60,10 +71,11 @@ export const SUITE_ARGS = {
     description: "REF=LOCAL: Harbor tasks build FROM REF with the local image LOCAL (repeatable)",
   }),
   shard: str("run only shard K/N of the trials (K 0-based), to merge with `agent-eval suite merge`"),
+  ...GATE_ARGS,
 } as const satisfies ArgsDef;
 
 /** The flags of `agent-eval suite`, as citty hands them over (strings and booleans). */
-export interface SuiteFlags {
+export interface SuiteFlags extends GateFlags {
   suite?: string;
   parallel?: string;
   cpus?: string;
@@ -135,6 +147,7 @@ export function parseFlags(f: SuiteFlags) {
     report: f.report,
     tasks: f.tasks,
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
+    release: parseGateFlags(f),
   };
 }
 
@@ -152,6 +165,7 @@ export async function writeReport(
   sc: Scorecard,
   trials: readonly Trial[],
   trialsFile?: string | ((t: Trial) => string | undefined),
+  trend?: readonly TrendRow[],
 ): Promise<void> {
   if (extname(path).toLowerCase() === ".html") {
     const { renderSuiteReportHtml } = await import("./report.ts");
@@ -164,8 +178,16 @@ export async function writeReport(
         : relative(dirname(resolve(path)), join(base, t.log))
             .split(sep)
             .join("/");
-    writeFileAtomic(path, renderSuiteReportHtml(sc, trials, { logHref }));
-  } else writeFileAtomic(path, renderMarkdown(sc));
+    writeFileAtomic(path, renderSuiteReportHtml(sc, trials, { logHref, ...(trend ? { trend } : {}) }));
+  } else
+    writeFileAtomic(
+      path,
+      renderMarkdown(sc) +
+        renderTrendMarkdown(
+          trend ?? [],
+          sc.variants.map((v) => v.name),
+        ),
+    );
 }
 
 /** A finished trial in a word or two: pass, fail, error (it did not run through), infra <kind>. */
@@ -179,7 +201,7 @@ export function trialWord(t: Trial): string {
 export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const o = parseFlags(flags);
   const log = createLogger("agent-eval");
-  const suite = loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {});
+  const suite = prepareRelease(loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {}), o.release);
   const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
   checkTrialsFile(trialsFile, o.resume);
   // Harbor tasks: --image-map, the suite's reward_threshold, and --cpus/--memory only when given
@@ -236,6 +258,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const label = (j: { task: { id: string }; variant: { name: string }; repeat: number }) =>
     `${j.task.id}/${j.variant.name}#${j.repeat}`;
   const startedAt = new Map<string, number>();
+  let exit = 0;
   try {
     // Without --model-url a command, nop or oracle variant reaches no model ("": nothing is bridged).
     const modelUrl = (v: Variant) => o.modelUrl ?? DEFAULT_MODEL_URLS[v.harness] ?? "";
@@ -279,9 +302,13 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
       );
     else {
       if (harbor.internet.length > 0) scorecard.internet = harbor.internet;
-      if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(scorecard));
-      if (o.report) await writeReport(o.report, scorecard, trials, trialsFile);
-      process.stdout.write(o.output === "json" ? scorecardJson(scorecard) : renderMarkdown(scorecard));
+      // The gate, --history's line and trend, --matrix's table; --fail-on's exit 3 (halo's).
+      const { scorecard: sc, trend } = await finishRelease(scorecard, suite, o.release);
+      if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(sc));
+      if (o.report) await writeReport(o.report, sc, trials, trialsFile, trend);
+      process.stdout.write(o.output === "json" ? scorecardJson(sc) : releaseText(sc, o.release, trend));
+      exit = releaseExit(sc, o.release.failOn);
+      if (exit !== 0) log.error(`eval gate: ${sc.gate?.verdict} (--fail-on ${o.release.failOn})`);
     }
     if (o.local) log.warn(LOCAL_WARNING);
   } finally {
@@ -290,5 +317,5 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
-  return 0;
+  return exit;
 }

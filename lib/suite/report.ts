@@ -8,6 +8,8 @@ import { ConfigError } from "../core/errors.ts";
 import { int, pct, pp, ppBare, secs, usd } from "../report/format.ts";
 import { attrs, type Html, html, num, page, safeHref, section } from "../report/html.ts";
 import { axisCell, barCell, intervalCell, type Scale, type Tone, ticks } from "../report/svg.ts";
+import type { TrendRow } from "./history.ts";
+import { gateSection, trendSection } from "./report-gate.ts";
 import { isDense, type MatrixForm, matrix } from "./report-matrix.ts";
 import { LOCAL_MARK } from "./scorecard/markdown.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./scorecard/schema.ts";
@@ -20,6 +22,8 @@ export interface SuiteReportOptions {
   title?: string;
   /** The per-task matrix: a dot per trial, counts per cell, or by size (default; see report-matrix.ts). */
   matrix?: MatrixForm;
+  /** The last runs from --history (history.ts trendOf), shown as a trend section. */
+  trend?: readonly TrendRow[];
 }
 
 const W = 170;
@@ -174,6 +178,7 @@ export function renderSuiteReportHtml(
       : ""
   }${scorecard.seed !== undefined ? html` · bootstrap seed ${num({ metric: "seed" }, scorecard.seed, String(scorecard.seed))}` : ""}`;
   const body = [
+    gateSection(scorecard),
     section(
       "forest",
       "Variants against the control",
@@ -194,6 +199,10 @@ export function renderSuiteReportHtml(
         : "One dot per repeat; a dot links to that trial's log.",
     ),
     section("details", "More figures", details(scorecard)),
+    trendSection(
+      opts.trend,
+      scorecard.variants.map((v) => v.name),
+    ),
     section(
       "infra",
       "Infrastructure failures",
