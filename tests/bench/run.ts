@@ -8,7 +8,7 @@
 //   grade: grading a 30-assertion case, through the binary and in-process
 //   run-eval: harness overhead per case (a subject that does nothing, minus its own time), and 50
 //             generated cases at -j 1 and -j 2
-//   leak, agents, docker, suite, harvest, steps, dist, report, merge: one module per area, tests/bench/<area>.ts, each
+//   leak, agents, docker, suite, harvest, steps, dist, report, merge, shard: one module per area, tests/bench/<area>.ts, each
 //             exporting bench(): BenchRow[] (MB/s, peak memory, sizes, ratios against a same-run floor)
 // BENCH_ONLY=shim,leak runs a subset ("core" = shim, grade, run-eval, machine).
 // Results go to stdout (a table) and .bench/results.json.
@@ -325,7 +325,18 @@ function machineBench(RUN_ROUNDS: number): void {
 }
 
 // The lanes' benches: each module is optional until its lane lands, and runs alone too.
-for (const area of ["leak", "agents", "docker", "suite", "harvest", "steps", "dist", "report", "merge"]) {
+for (const area of [
+  "leak",
+  "agents",
+  "docker",
+  "suite",
+  "harvest",
+  "steps",
+  "dist",
+  "report",
+  "merge",
+  "shard",
+]) {
   if (!wanted(area)) continue;
   const file = join(import.meta.dirname, `${area}.ts`);
   if (!existsSync(file)) continue;
