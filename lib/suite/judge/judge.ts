@@ -8,8 +8,7 @@
 import { join } from "node:path";
 import { ConfigError, ToolError, UpstreamError, UsageError } from "../../core/errors.ts";
 import { callModel, type Endpoint } from "../../wire/call.ts";
-import { bedrock, protocol, type WireName } from "../../wire/index.ts";
-import { regionOfUrl } from "../../wire/sigv4.ts";
+import { protocol, type WireName } from "../../wire/index.ts";
 import { cacheKey, VerdictCache } from "./cache.ts";
 import { JUDGE_WIRES, type JudgeFile, type JudgeWire, loadRubric, type Rubric } from "./config.ts";
 import {
@@ -57,7 +56,10 @@ export interface JudgeGrade {
 
 const TIMEOUT_MS = 120_000;
 
-/** Opens the judge of a suite's `judge:` key; UsageError when the key's variable is unset or empty. */
+/**
+ * Opens the judge of a suite's `judge:` key: UsageError when the key's variable is unset or empty,
+ * ConfigError when its route cannot be built (Bedrock's AWS keys with no region anywhere).
+ */
 export function openJudge(file: JudgeFile, o: JudgeOptions): Judge {
   const env = o.env ?? process.env;
   let key = "";
@@ -67,24 +69,31 @@ export function openJudge(file: JudgeFile, o: JudgeOptions): Judge {
       throw new UsageError(`judge.api_key_env ${file.api_key_env}: the variable is not set or empty`);
   }
   const region = file.region ?? env.AWS_REGION;
-  if (file.wire === "bedrock-invoke" && bedrock.awsCredentials(key) && !region && !regionOfUrl(file.url))
+  const endpoint: Endpoint = {
+    url: file.url,
+    model: file.model,
+    key,
+    timeoutMs: o.timeoutMs ?? TIMEOUT_MS,
+    ...(region ? { region } : {}),
+    ...(o.retries !== undefined ? { retries: o.retries } : {}),
+    ...(o.backoff ? { backoff: o.backoff } : {}),
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+    ...(o.now ? { now: o.now } : {}),
+  };
+  try {
+    // Built once now, so a route that can never be called (Bedrock's AWS keys without a region) stops
+    // the run before any trial instead of failing every judge grade.
+    protocol(JUDGE_WIRES[file.wire]).buildRequest({}, endpoint);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
     throw new ConfigError(
-      "judge.region is required to sign Bedrock requests with AWS keys (or set AWS_REGION)",
+      `Cannot use the suite's judge: ${error.message.replace("--region", "judge.region")}`,
     );
+  }
   return {
     wire: file.wire,
     model: file.model,
-    endpoint: {
-      url: file.url,
-      model: file.model,
-      key,
-      timeoutMs: o.timeoutMs ?? TIMEOUT_MS,
-      ...(region ? { region } : {}),
-      ...(o.retries !== undefined ? { retries: o.retries } : {}),
-      ...(o.backoff ? { backoff: o.backoff } : {}),
-      ...(o.fetch ? { fetch: o.fetch } : {}),
-      ...(o.now ? { now: o.now } : {}),
-    },
+    endpoint,
     cache: new VerdictCache(file.cache === undefined ? undefined : join(o.suiteDir, file.cache)),
     rubrics: new Map(),
   };

@@ -246,7 +246,9 @@ describe("the judge's key and transport", () => {
   test("Bedrock with AWS keys and no region anywhere: a config error", () => {
     const file: JudgeFile = { url: mock.url, wire: "bedrock-invoke", model: "m", api_key_env: "K" };
     expect(() => openJudge(file, { suiteDir: "/", env: { K: AWS } })).toThrow(
-      new ConfigError("judge.region is required to sign Bedrock requests with AWS keys (or set AWS_REGION)"),
+      new ConfigError(
+        `Cannot use the suite's judge: Cannot sign for Bedrock at "${mock.url}": give judge.region (or AWS_REGION)`,
+      ),
     );
   });
 
