@@ -3,7 +3,7 @@
 // replies file, by model and by the tool results the request carries, and stops with exit 0 on
 // SIGTERM; a bad flag or replies file is one line and exit 2 before anything listens; a port in use, 1.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
 
 const ENTRY = join(REPO_ROOT, "scripts", "mock-model.ts");
+const KEY = "sk-ant-mock-key-never-logged-0123456789";
 const REPLIES = `version: 1
 usage: {input: 7, output: 3}
 conversations:
@@ -28,7 +29,7 @@ conversations:
 async function post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const r = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", "x-api-key": KEY },
     body: JSON.stringify(body),
   });
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
@@ -58,7 +59,8 @@ test("serves the replies file in all four protocols, prints its URL, stops on SI
   using tmp = tempDir("mock-model");
   const file = join(tmp.path, "replies.yaml");
   writeFileSync(file, REPLIES);
-  const mock = await serveMockCli(["--replies", file]);
+  const log = join(tmp.path, "requests.jsonl");
+  const mock = await serveMockCli(["--replies", file, "--log", log]);
   const u = mock.url;
   const got = {
     anthropic: firstOf(
@@ -103,7 +105,18 @@ test("serves the replies file in all four protocols, prints its URL, stops on SI
     ),
   };
   const end = await mock.stop();
-  expect({ url: /^http:\/\/127\.0\.0\.1:\d+$/.test(u), got, end }).toEqual({
+  const logged = readFileSync(log, "utf8");
+  const entries = logged
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { protocol: string; auth: string; model: string });
+  expect({
+    url: /^http:\/\/127\.0\.0\.1:\d+$/.test(u),
+    got,
+    end,
+    log: entries.map((e) => [e.protocol, e.auth, e.model]),
+    keyLogged: logged.includes(KEY),
+  }).toEqual({
     url: true,
     got: {
       anthropic: {
@@ -130,6 +143,16 @@ test("serves the replies file in all four protocols, prints its URL, stops on SI
       stdout: `${u}\n`,
       stderr: `serving 2 conversation(s) at ${u}; SIGINT or SIGTERM stops it\nstopped after 7 request(s)\n`,
     },
+    log: [
+      ["anthropic", "x-api-key", "fixer"],
+      ["responses", "x-api-key", "fixer"],
+      ["gemini", "x-api-key", "fixer"],
+      ["bedrock", "x-api-key", "fixer"],
+      ["anthropic", "x-api-key", "fixer"],
+      ["anthropic", "x-api-key", "other"],
+      ["anthropic", "x-api-key", "other"],
+    ],
+    keyLogged: false,
   });
 });
 
