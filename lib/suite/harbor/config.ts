@@ -89,6 +89,8 @@ function megabytesOf(text: string): number {
   return Math.max(1, Math.round(Number(m[1]) * UNIT_MB[m[2]!.toUpperCase()]!));
 }
 
+const KINDS: Record<string, string> = { object: "a table", int: "an integer", array: "an array" };
+
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let cur = data;
   for (const p of path) cur = cur !== null && typeof cur === "object" ? (cur as never)[p] : undefined;
@@ -108,12 +110,17 @@ export function parseHarborConfig(text: string, path: string): HarborConfig {
   const r = HarborTaskToml.safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    const got = valueAt(data, issue.path);
     const field = fieldName(issue.path);
-    const expected =
-      issue.code === "invalid_type"
-        ? `expected ${issue.expected === "object" ? "a table" : `a ${issue.expected}`}`
-        : issue.message.replace(/^Invalid input: /, "").replace(/^Too small: /, "");
+    // A record's bad key: the key is what was wrong, not its value.
+    const badKey = issue.code === "invalid_key";
+    const got = badKey ? issue.path.at(-1) : valueAt(data, issue.path);
+    const expected = badKey
+      ? "expected a variable name"
+      : issue.code === "invalid_type"
+        ? `expected ${KINDS[issue.expected] ?? `a ${issue.expected}`}`
+        : issue.code === "too_small"
+          ? `expected ${issue.inclusive ? ">=" : ">"} ${issue.minimum}`
+          : issue.message.replace(/^Invalid input: /, "");
     throw new ConfigError(`Cannot load Harbor task "${path}": ${field}: ${expected}, got ${shown(got)}`);
   }
   const f = r.data;

@@ -1,0 +1,192 @@
+// The pure parts of a Harbor trial: reading rewards, --image-map, FROM lines and their mapping, the
+// build context listing the cache hash covers, and the `tasks check` verdict and table.
+import { expect, test } from "bun:test";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { judge, renderCheck } from "../../../lib/suite/harbor/check.ts";
+import { contextListing, fromLines, mapDockerfile, parseImageMap } from "../../../lib/suite/harbor/image.ts";
+import { parseRewardJson, parseRewardText, type Reward } from "../../../lib/suite/harbor/verifier.ts";
+import type { Trial } from "../../../lib/suite/scorecard/index.ts";
+import { tempDir } from "../../support/tmp.ts";
+
+test.each<{ name: string; text: string; expected: Reward }>([
+  { name: "a binary pass", text: "1\n", expected: { ok: true, reward: 1 } },
+  { name: "a fraction, kept", text: " 0.6667 ", expected: { ok: true, reward: 0.6667 } },
+  {
+    name: "not a number",
+    text: "passed",
+    expected: { ok: false, why: '/logs/verifier/reward.txt: expected a number, got "passed"' },
+  },
+  {
+    name: "empty",
+    text: "\n",
+    expected: { ok: false, why: '/logs/verifier/reward.txt: expected a number, got ""' },
+  },
+])("reward.txt: $name", ({ text, expected }) => {
+  expect(parseRewardText(text)).toEqual(expected);
+});
+
+test.each<{ name: string; text: string; expected: Reward }>([
+  {
+    name: "reward among other figures",
+    text: '{"reward": 0.5, "words": 2, "note": "x"}',
+    expected: { ok: true, reward: 0.5, rewards: { reward: 0.5, words: 2 } },
+  },
+  {
+    name: "the only value",
+    text: '{"accuracy": 0.25}',
+    expected: { ok: true, reward: 0.25, rewards: { accuracy: 0.25 } },
+  },
+  {
+    name: "several values and no reward",
+    text: '{"a": 1, "b": 0}',
+    expected: { ok: false, why: '/logs/verifier/reward.json: expected an object with a "reward" number' },
+  },
+  { name: "not JSON", text: "{", expected: { ok: false, why: "/logs/verifier/reward.json: not valid JSON" } },
+  {
+    name: "a bare number",
+    text: "1",
+    expected: { ok: false, why: '/logs/verifier/reward.json: expected an object with a "reward" number' },
+  },
+])("reward.json: $name", ({ text, expected }) => {
+  expect(parseRewardJson(text)).toEqual(expected);
+});
+
+test("--image-map: REF=LOCAL pairs, the last one for a REF wins", () => {
+  expect([
+    ...parseImageMap(["ubuntu:24.04=proctor-base:x", "python:3.12=mirror/python:3.12", "ubuntu:24.04=b"]),
+  ]).toEqual([
+    ["ubuntu:24.04", "b"],
+    ["python:3.12", "mirror/python:3.12"],
+  ]);
+});
+
+test.each(["ubuntu", "=local", "ubuntu=", "a b=c"])("--image-map refuses %p", (v) => {
+  expect(() => parseImageMap([v])).toThrow(
+    `--image-map: expected REF=LOCAL (e.g. ubuntu:24.04=mirror/ubuntu:24.04), got "${v}"`,
+  );
+});
+
+const MULTI = [
+  "# build stage",
+  "FROM --platform=linux/amd64 golang:1.22 AS build",
+  "RUN go build",
+  "from ubuntu:24.04",
+  "COPY --from=build /x /x",
+  "FROM build AS again",
+  "FROM scratch",
+].join("\n");
+
+test("FROM lines: flags skipped, stages named, any case", () => {
+  expect(fromLines(MULTI)).toEqual([
+    { line: 2, ref: "golang:1.22", stage: "build" },
+    { line: 4, ref: "ubuntu:24.04" },
+    { line: 6, ref: "build", stage: "again" },
+    { line: 7, ref: "scratch" },
+  ]);
+});
+
+test("mapDockerfile maps base images only (not stages, not scratch) and lists what the build needs", () => {
+  const { text, bases } = mapDockerfile(MULTI, new Map([["ubuntu:24.04", "proctor-base:abc"]]));
+  expect({ lines: text.split("\n").filter((l) => /^from/i.test(l)), bases }).toEqual({
+    lines: [
+      "FROM --platform=linux/amd64 golang:1.22 AS build",
+      "from proctor-base:abc",
+      "FROM build AS again",
+      "FROM scratch",
+    ],
+    bases: [
+      { line: 2, ref: "golang:1.22", stage: "build" },
+      { line: 4, ref: "proctor-base:abc" },
+    ],
+  });
+});
+
+test("the context listing changes with a file's bytes and its exec bit, not with its mtime", () => {
+  using tmp = tempDir("harbor-context");
+  mkdirSync(join(tmp.path, "sub"));
+  writeFileSync(join(tmp.path, "Dockerfile"), "FROM x\n");
+  writeFileSync(join(tmp.path, "sub", "a.sh"), "echo a\n");
+  const first = contextListing(tmp.path);
+  writeFileSync(join(tmp.path, "sub", "a.sh"), "echo a\n");
+  const same = contextListing(tmp.path);
+  chmodSync(join(tmp.path, "sub", "a.sh"), 0o755);
+  const exec = contextListing(tmp.path);
+  writeFileSync(join(tmp.path, "sub", "a.sh"), "echo b\n");
+  const bytes = contextListing(tmp.path);
+  expect({
+    paths: first.map((l) => l.split(" ").slice(0, 2).join(" ")),
+    same: same === first || JSON.stringify(same) === JSON.stringify(first),
+    exec: exec[1]!.split(" ")[1],
+    changed: new Set([first[1], exec[1], bytes[1]]).size,
+  }).toEqual({ paths: ["Dockerfile -", "sub/a.sh -"], same: true, exec: "x", changed: 3 });
+});
+
+const trial = (o: Partial<Trial>): Trial => ({
+  task: "t",
+  variant: "v",
+  repeat: 0,
+  pass: false,
+  costUSD: 0,
+  turns: 0,
+  wallMs: 0,
+  tokens: 0,
+  toolErrors: 0,
+  ...o,
+});
+
+test.each([
+  { name: "sound", nop: trial({ reward: 0 }), oracle: trial({ pass: true, reward: 1 }), why: undefined },
+  {
+    name: "passes untouched",
+    nop: trial({ pass: true, reward: 1 }),
+    oracle: trial({ pass: true, reward: 1 }),
+    why: "nop passed: the task passes untouched",
+  },
+  {
+    name: "solution falls short",
+    nop: trial({ reward: 0 }),
+    oracle: trial({ reward: 0.5 }),
+    why: "oracle did not pass (reward 0.5)",
+  },
+  {
+    name: "cannot build",
+    nop: trial({ error: "build: x", infra: "image" }),
+    oracle: trial({ error: "build: x", infra: "image" }),
+    why: "nop: build: x",
+  },
+  {
+    name: "oracle errs",
+    nop: trial({}),
+    oracle: trial({ error: "check: no reward" }),
+    why: "oracle: check: no reward",
+  },
+])("tasks check: $name", ({ nop, oracle, why }) => {
+  expect(judge("t", nop, oracle)).toEqual({
+    task: "t",
+    nop,
+    oracle,
+    ok: why === undefined,
+    ...(why ? { why } : {}),
+  });
+});
+
+test("tasks check prints a table and a count", () => {
+  const rows = [
+    judge("fix-add", trial({}), trial({ pass: true, reward: 1 })),
+    judge(
+      "missing-base",
+      trial({ error: "build: gone", infra: "image" }),
+      trial({ error: "build: gone", infra: "image" }),
+    ),
+  ];
+  expect(renderCheck(rows)).toEqual(
+    [
+      "task          nop     oracle  status",
+      "fix-add       fail    pass    ok",
+      "missing-base  infra   infra   broken: nop: build: gone",
+      "1 of 2 tasks ok, 1 broken",
+      "",
+    ].join("\n"),
+  );
+});

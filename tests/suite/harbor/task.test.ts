@@ -1,0 +1,136 @@
+// A Harbor task directory as a suite Task: the fixtures load whole; each unusable directory is one
+// line naming the file; a suite names Harbor tasks (one, or a folder of them) beside task.yaml tasks.
+import { expect, test } from "bun:test";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadHarborTask, loadHarborTasksAt } from "../../../lib/suite/harbor/task.ts";
+import { loadSuite } from "../../../lib/suite/suite.ts";
+import { tempDir } from "../../support/tmp.ts";
+import { REPO_ROOT } from "../../support/tools.ts";
+
+const FIXTURES = join(REPO_ROOT, "tests", "fixtures", "harbor");
+
+test("fix-add loads as a Task of kind harbor: the prompt verbatim, the oracle's script, the parts", () => {
+  const dir = join(FIXTURES, "fix-add");
+  const { harbor, ...task } = loadHarborTask(dir);
+  expect(task).toEqual({
+    kind: "harbor",
+    id: "fix-add",
+    repo: ".",
+    prompt: readFileSync(join(dir, "instruction.md"), "utf8"),
+    check: "bash /tests/test.sh",
+    setup: [],
+    tags: ["shell", "bugfix"],
+    timeoutMs: 120_000,
+    path: join(dir, "task.toml"),
+    dir,
+    repoDir: dir,
+    solution: join(dir, "solution", "solve.sh"),
+  });
+  expect({ ...harbor, config: harbor.config.layout }).toEqual({
+    config: "1.0",
+    environmentDir: join(dir, "environment"),
+    dockerfile: join(dir, "environment", "Dockerfile"),
+    testsDir: join(dir, "tests"),
+  });
+});
+
+test("a folder of Harbor tasks gives each, sorted; a folder without any gives null", () => {
+  expect(loadHarborTasksAt(FIXTURES)?.map((t) => t.id)).toEqual([
+    "fix-add",
+    "missing-base",
+    "needs-internet",
+    "partial-credit",
+  ]);
+  expect(loadHarborTasksAt(join(FIXTURES, "fix-add", "tests"))).toEqual(null);
+});
+
+/** A copy of fix-add with `change` applied, loaded; the error's message when it does not load. */
+function loadChanged(change: (dir: string) => void): string {
+  using tmp = tempDir("harbor-task");
+  const dir = join(tmp.path, "t");
+  cpSync(join(FIXTURES, "fix-add"), dir, { recursive: true });
+  change(dir);
+  try {
+    loadHarborTask(dir);
+    return "loaded";
+  } catch (error) {
+    return (error as Error).message.replace(tmp.path, "TMP");
+  }
+}
+
+test.each([
+  {
+    name: "a docker-compose environment",
+    change: (d: string) => writeFileSync(join(d, "environment", "docker-compose.yaml"), "services: {}\n"),
+    line: 'Cannot load Harbor task "TMP/t/environment/docker-compose.yaml": multi-container (docker-compose) environments are not supported yet; give environment/Dockerfile',
+  },
+  {
+    name: "no instruction.md",
+    change: (d: string) => rmSync(join(d, "instruction.md")),
+    line: 'Cannot load Harbor task "TMP/t/instruction.md": no such file (the agent\'s prompt)',
+  },
+  {
+    name: "an empty instruction.md",
+    change: (d: string) => writeFileSync(join(d, "instruction.md"), "\n  \n"),
+    line: 'Cannot load Harbor task "TMP/t/instruction.md": empty (the agent\'s prompt)',
+  },
+  {
+    name: "no tests/test.sh",
+    change: (d: string) => rmSync(join(d, "tests", "test.sh")),
+    line: 'Cannot load Harbor task "TMP/t/tests/test.sh": no such file (the verifier)',
+  },
+  {
+    name: "no Dockerfile and no docker_image",
+    change: (d: string) => rmSync(join(d, "environment", "Dockerfile")),
+    line: 'Cannot load Harbor task "TMP/t/environment/Dockerfile": no such file, and task.toml names no environment.docker_image',
+  },
+  {
+    name: "a bad task.toml field",
+    change: (d: string) => writeFileSync(join(d, "task.toml"), '[verifier]\ntimeout_sec = "soon"\n'),
+    line: 'Cannot load Harbor task "TMP/t/task.toml": verifier.timeout_sec: expected a number, got "soon"',
+  },
+  {
+    name: "no solution (oracle cannot run, the task still loads)",
+    change: (d: string) => rmSync(join(d, "solution"), { recursive: true }),
+    line: "loaded",
+  },
+])("$name", ({ change, line }) => {
+  expect(loadChanged(change)).toEqual(line);
+});
+
+test("a suite names a Harbor task and a folder of them beside a task.yaml task", () => {
+  using tmp = tempDir("harbor-suite");
+  const tasks = join(tmp.path, "tasks");
+  mkdirSync(join(tasks, "dataset"), { recursive: true });
+  cpSync(join(FIXTURES, "fix-add"), join(tasks, "fix-add"), { recursive: true });
+  for (const t of ["partial-credit", "needs-internet"])
+    cpSync(join(FIXTURES, t), join(tasks, "dataset", t), { recursive: true });
+  cpSync(join(REPO_ROOT, "evals", "tasks", "fix-add"), join(tasks, "yaml-task"), { recursive: true });
+  writeFileSync(
+    join(tasks, "yaml-task", "task.yaml"),
+    readFileSync(join(tasks, "yaml-task", "task.yaml"), "utf8").replace("id: fix-add", "id: yaml-fix-add"),
+  );
+  const suite = join(tmp.path, "suite.yaml");
+  writeFileSync(
+    suite,
+    "name: h\ntasks: [fix-add, dataset, yaml-task]\nreward_threshold: 0.5\nvariants:\n  - {name: a, harness: nop}\n",
+  );
+  const s = loadSuite(suite, { tasksDir: tasks });
+  expect({
+    tasks: s.tasks.map((t) => [t.id, (t as { kind?: string }).kind ?? "yaml"]),
+    threshold: s.rewardThreshold,
+  }).toEqual({
+    tasks: [
+      ["fix-add", "harbor"],
+      ["needs-internet", "harbor"],
+      ["partial-credit", "harbor"],
+      ["yaml-fix-add", "yaml"],
+    ],
+    threshold: 0.5,
+  });
+  writeFileSync(join(tasks, "fix-add", "environment", "compose.yaml"), "services: {}\n");
+  expect(() => loadSuite(suite, { tasksDir: tasks })).toThrow(
+    `suite h: Cannot load Harbor task "${join(tasks, "fix-add", "environment", "compose.yaml")}": multi-container (docker-compose) environments are not supported yet; give environment/Dockerfile`,
+  );
+});
