@@ -23,8 +23,11 @@ function parseStrict(text: string): { data: unknown } | { error: string } {
   try {
     return { data: JSON.parse(text) };
   } catch {
-    // A judge's reply is short (1024 tokens at most): trying each closing brace is cheap.
-    for (let at = text.indexOf("}"); at >= 0; at = text.indexOf("}", at + 1)) {
+    // Where the first object ends: a verdict closes within its first few braces, so only the first
+    // 64 are tried (a reply of braces alone must not cost a parse per brace). Past them it is only
+    // "not valid JSON", an error all the same.
+    let tries = 0;
+    for (let at = text.indexOf("}"); at >= 0 && tries++ < 64; at = text.indexOf("}", at + 1)) {
       try {
         JSON.parse(text.slice(0, at + 1));
         return { error: "trailing data after the JSON object" };

@@ -45,6 +45,16 @@ const cases = [
     reply: '{"scores": {"correctness": 1, "minimality": 1}, "rationale": "ok"}{"x": 1}',
     want: err("trailing data after the JSON object"),
   },
+  {
+    name: "trailing data after a rationale of 70 braces: still an error (only 64 ends are tried)",
+    reply: `{"scores": {"correctness": 1, "minimality": 1}, "rationale": "${"}".repeat(70)}"} thanks`,
+    want: err("the reply is not valid JSON"),
+  },
+  {
+    name: "braces inside the rationale are no trouble",
+    reply: '{"scores": {"correctness": 1, "minimality": 1}, "rationale": "uses {} and }{"}',
+    want: ok(1, 1, "uses {} and }{", 1),
+  },
   { name: "not closed", reply: '{"scores": {"correctness": 1', want: err("the reply is not valid JSON") },
   {
     name: "unknown field",
