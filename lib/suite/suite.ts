@@ -162,6 +162,14 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
           ? `variant ${v.name}: harness "command" needs a command template (key "command")`
           : `variant ${v.name}: key "command" is only for harness "command" (harness is "${v.harness}")`,
       );
+    // Settings are merged into an agent CLI's own config; no other harness would read them.
+    if (v.settings !== undefined && !(CLI_HARNESSES as readonly string[]).includes(v.harness))
+      throw failure(
+        src,
+        owner,
+        ["variants", i, "settings"],
+        `variant ${v.name}: key "settings" is for the agent CLIs (claude, codex, gemini), not harness "${v.harness}"`,
+      );
     const { settings, ...rest } = v;
     if (settings === undefined || settings === "") return rest;
     const inside = resolveWithin(dir, settings);

@@ -49,6 +49,11 @@ describe("suite.yaml: the command, nop and oracle harnesses", () => {
       want: '<T>/suites/s.yaml:3:48: suite x: variant c: key "command" is only for harness "command" (harness is "claude")',
     },
     {
+      name: "settings on a harness that reads none",
+      body: "variants: [{name: n, harness: nop, settings: s.json}]\n",
+      want: '<T>/suites/s.yaml:3:46: suite x: variant n: key "settings" is for the agent CLIs (claude, codex, gemini), not harness "nop"',
+    },
+    {
       name: "an empty template",
       body: 'variants: [{name: mine, harness: command, command: ""}]\n',
       want: "<T>/suites/s.yaml:3:52: suite x: variants[0].command is required",
