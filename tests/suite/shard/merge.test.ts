@@ -4,12 +4,14 @@
 // refusal (missing, duplicated, foreign shards; a trial twice, out of its shard or missing): one
 // `error:` line naming the file, exit 2, nothing on stdout.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
 import { writeReport } from "../../../lib/suite/cmd.ts";
 import { mergeShards } from "../../../lib/suite/merge.ts";
+import { suiteJobs } from "../../../lib/suite/run.ts";
 import { renderMarkdown, type Scorecard, scorecardJson } from "../../../lib/suite/scorecard/index.ts";
+import { headerLine, shardHeader, shardJobs } from "../../../lib/suite/shard.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
 import { gather, INFRA_TASK, loadSuite, runShards, runWhole, writeSuite } from "./_shards.ts";
@@ -104,6 +106,38 @@ describe("whole vs 4 shards merged", () => {
       sameAsWhole: true,
       sizes: [6, 6, 6, 6],
       logs: true,
+    });
+  });
+});
+
+describe("more shards than trials", () => {
+  test("30 shards of 24 trials, 6 of them only a header: merged, the whole run's scorecard", () => {
+    const suite = loadSuite(suitePath);
+    const jobs = suiteJobs(suite);
+    const byId = new Map(whole.scorecard.trials!.map((t) => [`${t.task}/${t.variant}#${t.repeat}`, t]));
+    const files = Array.from({ length: 30 }, (_, index) => {
+      const shard = { index, count: 30 };
+      const lines = shardJobs(jobs, shard).map((j) =>
+        JSON.stringify(byId.get(`${j.task.id}/${j.variant.name}#${j.repeat}`)),
+      );
+      const path = join(dir.path, "thirty", `shard-${index}.jsonl`);
+      mkdirSync(join(dir.path, "thirty"), { recursive: true });
+      writeFileSync(
+        path,
+        headerLine(shardHeader(suite, shard, 3, true)) + lines.map((l) => `${l}\n`).join(""),
+      );
+      return { path, n: lines.length };
+    });
+    const merged = mergeShards(
+      suite,
+      files.map((f) => f.path),
+    );
+    expect({
+      empty: files.filter((f) => f.n === 0).length,
+      same: scorecardJson(merged.scorecard) === whole.json,
+    }).toEqual({
+      empty: 6,
+      same: true,
     });
   });
 });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { ConfigError } from "../../../lib/core/errors.ts";
 import { runTrials, suiteJobs } from "../../../lib/suite/run.ts";
 import {
+  headerLine,
   jobId,
   parseTrialsText,
   SHARD_KIND,
@@ -158,6 +159,37 @@ describe("the header line", () => {
 test("schemas/suite-shard.schema.json is the generated schema of the header", () => {
   const committed = JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "suite-shard.schema.json"), "utf8"));
   expect(committed).toEqual(shardHeaderJsonSchema());
+});
+
+describe("a shard's own scorecard", () => {
+  test("one shard of one is the whole run, marked; a shard with no trials has none and says why", async () => {
+    const jobs = suiteJobs(suite);
+    const empty = Array.from({ length: 30 }, (_, i) => i).find(
+      (i) => shardJobs(jobs, { index: i, count: 30 }).length === 0,
+    )!;
+    const [all, none] = await Promise.all([
+      runShard(suite, { index: 0, count: 1 }, options(join(dir.path, "one", TRIALS_NAME))),
+      runShard(suite, { index: empty, count: 30 }, options(join(dir.path, "none", TRIALS_NAME))),
+    ]);
+    const { shard, digest, ...rest } = all.scorecard!;
+    expect({
+      marks: { shard, digest },
+      rest: rest.trials!.length,
+      none: {
+        trials: none.trials,
+        unscored: none.unscored,
+        file: readFileSync(join(dir.path, "none", TRIALS_NAME), "utf8"),
+      },
+    }).toEqual({
+      marks: { shard: "0/1", digest: suiteDigest(suite) },
+      rest: 24,
+      none: {
+        trials: [],
+        unscored: "it has no trials",
+        file: headerLine(shardHeader(suite, { index: empty, count: 30 }, 3, true)),
+      },
+    });
+  });
 });
 
 describe("--resume inside a shard", () => {
