@@ -302,7 +302,14 @@ describe("run.sh", () => {
 });
 
 describe("base.sh", () => {
-  const cases = [
+  const cases: {
+    spec: string;
+    runId?: string;
+    hasToken?: string;
+    exitCode: number;
+    outputs: string;
+    stderr: string;
+  }[] = [
     {
       spec: "artifact:main-scorecard/scorecard.json",
       exitCode: 0,
@@ -322,6 +329,21 @@ describe("base.sh", () => {
       stderr: err(`Cannot use compare-to "${spec}": expected a path, or artifact:NAME/FILE`),
     })),
     {
+      spec: "artifact:main-scorecard/scorecard.json",
+      runId: "12345",
+      exitCode: 2,
+      outputs: "",
+      stderr: err('Cannot download "main-scorecard" from run 12345: set the token input (actions: read)'),
+    },
+    {
+      spec: "artifact:main-scorecard/scorecard.json",
+      runId: "12345",
+      hasToken: "true",
+      exitCode: 0,
+      outputs: "name=main-scorecard\nfile=/b/scorecard.json\n",
+      stderr: "",
+    },
+    {
       spec: "artifact:n/../../etc/passwd",
       exitCode: 2,
       outputs: "",
@@ -329,12 +351,19 @@ describe("base.sh", () => {
     },
   ];
   for (const c of cases) {
-    test(c.spec, async () => {
+    test(`${c.spec}${c.runId ? ` of run ${c.runId}${c.hasToken ? " with a token" : ""}` : ""}`, async () => {
       using dir = tempDir("proctor-action-base");
       const out = join(dir.path, "out");
       writeFileSync(out, "");
       const r = await run(["bash", BASE], {
-        env: { PATH: "/usr/bin:/bin", COMPARE_TO: c.spec, BASE_DIR: "/b", GITHUB_OUTPUT: out },
+        env: {
+          PATH: "/usr/bin:/bin",
+          COMPARE_TO: c.spec,
+          COMPARE_RUN_ID: c.runId ?? "",
+          HAS_TOKEN: c.hasToken ?? "false",
+          BASE_DIR: "/b",
+          GITHUB_OUTPUT: out,
+        },
       });
       expect({ exitCode: r.exitCode, stderr: r.stderr, outputs: readFileSync(out, "utf8") }).toEqual({
         exitCode: c.exitCode,

@@ -211,13 +211,21 @@ describe("action.yml", () => {
     const spliced = action.runs.steps.filter((s) => (s.run ?? "").includes("${{"));
     expect(spliced).toEqual([]);
   });
-  test("the token reaches only the run step, as GH_TOKEN", () => {
-    const holders = action.runs.steps.flatMap((s) =>
-      Object.entries((s as { env?: Record<string, string> }).env ?? {})
-        .filter(([, v]) => v.includes("inputs.token"))
-        .map(([k]) => `${(s as { id?: string }).id}:${k}`),
-    );
-    expect(holders).toEqual(["run:GH_TOKEN"]);
+  test("the token's value reaches only gh (GH_TOKEN) and download-artifact, never a run line", () => {
+    // `inputs.token != ''` passes only whether there is one; any other use passes the token itself.
+    const passes = (v: unknown) => /inputs\.token(?!\s*!=)/.test(String(v));
+    const holders = action.runs.steps.flatMap((s) => {
+      const step = s as Step & { id?: string; env?: Record<string, string> };
+      const who = step.id ?? step.uses?.split("@")[0];
+      return [
+        ...Object.entries(step.env ?? {}).map(([k, v]) => [`${who} env.${k}`, v] as const),
+        ...Object.entries(step.with ?? {}).map(([k, v]) => [`${who} with.${k}`, v] as const),
+        [`${who} run`, step.run ?? ""] as const,
+      ]
+        .filter(([, v]) => passes(v))
+        .map(([k]) => k);
+    });
+    expect(holders).toEqual(["actions/download-artifact with.github-token", "run env.GH_TOKEN"]);
   });
   test("every input it uses is declared", () => {
     expect(undeclaredInputs(action)).toEqual([]);
