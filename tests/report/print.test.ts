@@ -2,6 +2,8 @@
 // PDF from Chromium), each section rendered, nothing fetched, nothing logged. Also a suite
 // scorecard exactly as the original writes it (none of our optional fields, trials null).
 import { describe, expect, test } from "bun:test";
+import { compareRuns } from "../../lib/hermetic/compare.ts";
+import { renderCompareHtml } from "../../lib/hermetic/compare-report.ts";
 import { renderRunEvalReportHtml } from "../../lib/hermetic/report.ts";
 import { loadPromotionRun, renderPromotionReportHtml } from "../../lib/promotion/report.ts";
 import { renderStepsReportHtml } from "../../lib/steps/report.ts";
@@ -47,6 +49,14 @@ function documents(): { name: string; doc: string; sections: string[] }[] {
       name: "run-eval",
       doc: renderRunEvalReportHtml(generateRunResult()),
       sections: ["totals", "cases", "failures"],
+    },
+    {
+      name: "run-eval compare",
+      doc: renderCompareHtml(compareRuns(generateRunResult(6), generateRunResult(8)), {
+        base: "b.json",
+        head: "h.json",
+      }),
+      sections: ["totals", "changes", "passing"],
     },
     {
       name: "promotion",
