@@ -1,6 +1,7 @@
-// `run-eval`: the command body behind scripts/run-eval.ts. Flags to a RunContext, the cases run -j N
-// at a time (lib/hermetic/many.ts), then the reports: summary or --json on stdout, --junit, --report
-// and $GITHUB_STEP_SUMMARY. Messages and exit codes are run_eval.sh's: 0 all passed, 1 an assertion
+// `run-eval`: the command body behind scripts/run-eval.ts. Flags to a RunContext, the cases (with
+// --shard K/N only this part's, dealt by core/shard-set.ts) run -j N at a time (lib/hermetic/many.ts),
+// then the reports (publish.ts): summary or --json on stdout, --junit, --report and
+// $GITHUB_STEP_SUMMARY. Messages and exit codes are run_eval.sh's: 0 all passed, 1 an assertion
 // failed, 2 refused or unusable, else a subject's own code. Errors go to the edge (lib/core/cli.ts).
 import { availableParallelism } from "node:os";
 import { relative, resolve, sep } from "node:path";
