@@ -136,7 +136,12 @@ export async function judgeTrial(judge: Judge, input: TrialInput): Promise<Judge
   if (text === "") return failed(`judge: ${judge.wire} response has no text`);
   const v = parseVerdict(rubric, text);
   if ("error" in v) return failed(v.error);
-  judge.cache.put(key, v);
+  try {
+    judge.cache.put(key, v);
+  } catch (error) {
+    // As the original: a verdict that cannot be kept is an error, not a silent extra call next time.
+    return failed(`judge cache: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
   return { ...head, pass: v.score >= rubric.passThreshold, ...v };
 }
 

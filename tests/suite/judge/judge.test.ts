@@ -4,7 +4,7 @@
 // every error and every cache file grepped for it), the seeded order reproduced and varied by the seed,
 // the verdict cache, and content that tries to close its fence.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, UsageError } from "../../../lib/core/errors.ts";
 import type { TrialJudge } from "../../../lib/suite/graders/index.ts";
@@ -328,6 +328,19 @@ describe("the verdict cache", () => {
       files: 1,
     });
     expect(outputs(again, mock.requests.slice(before), cacheDir)).not.toContain(KEY);
+  });
+
+  test("a cache that cannot be written is a grade error, as in the original", async () => {
+    using dir = tempDir("judge-cache");
+    writeFileSync(join(dir.path, "not-a-dir"), "");
+    mock.scenario(KEY, [text(GOOD)], "cache-unwritable");
+    const judge = judgeOver("anthropic-messages", { cache: "not-a-dir", suiteDir: dir.path });
+    const g = await judgeTrial(judge, { rubric: quality, prompt: "Fix Add", changed: FILES, trial: TRIAL });
+    expect({ pass: g.pass, score: g.score, error: g.error }).toEqual({
+      pass: false,
+      score: null,
+      error: "judge cache: EEXIST",
+    });
   });
 
   test("a schema failure is not cached: the next judgement asks again", async () => {
