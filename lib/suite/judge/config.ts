@@ -2,7 +2,7 @@
 // the key's variable, the verdict cache) and a rubric file (Rubric: id@version, instructions,
 // weighted criteria, pass threshold), both as the original halo eval wrote them, plus loadRubric().
 // The wire names are the original's two (`anthropic-messages`, `openai-responses`) and ours for
-// Gemini and Bedrock. Calling the judge and reading its reply live in lib/suite/judge/verdict.ts.
+// Gemini and Bedrock. Calling the judge is judge.ts's, reading its reply verdict.ts's.
 import { isIP } from "node:net";
 import { z } from "zod";
 import { sha256FileSync } from "../../core/hash.ts";
