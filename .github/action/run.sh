@@ -25,6 +25,10 @@ fail() {
   exit 2
 }
 
+# The token is for gh alone: neither the command (nor the agents and subjects under it) nor compare
+# inherits it.
+token="${GH_TOKEN:-}"
+unset GH_TOKEN
 cases="${PROCTOR_CASES:-}" args="${PROCTOR_ARGS:-}" shard="${PROCTOR_SHARD:-}"
 report="${PROCTOR_REPORT:-}" keep="${PROCTOR_KEEP:-}" base="${PROCTOR_COMPARE_TO:-}"
 if [ -z "$cases" ] && [ -z "$args" ]; then
@@ -97,9 +101,9 @@ compared=$?
 # 0 compared; 1 compared, and something got worse (run-eval compare): the Markdown says what.
 if [ "$compared" -le 1 ]; then
   [ -z "${GITHUB_STEP_SUMMARY:-}" ] || cat "$md" >>"$GITHUB_STEP_SUMMARY"
-  if [ -n "${GH_TOKEN:-}" ] && [[ "${GITHUB_REF:-}" =~ ^refs/pull/([0-9]+)/ ]]; then
+  if [ -n "$token" ] && [[ "${GITHUB_REF:-}" =~ ^refs/pull/([0-9]+)/ ]]; then
     # gh reads the token from GH_TOKEN: it is never on a command line or in the log.
-    gh api --method POST "repos/${GITHUB_REPOSITORY}/issues/${BASH_REMATCH[1]}/comments" -F "body=@$md" --silent ||
+    GH_TOKEN="$token" gh api --method POST "repos/${GITHUB_REPOSITORY}/issues/${BASH_REMATCH[1]}/comments" -F "body=@$md" --silent ||
       echo "::warning title=proctor::Cannot post the comparison on pull request ${BASH_REMATCH[1]}: it is in the job summary" >&2
   fi
 fi

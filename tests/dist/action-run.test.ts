@@ -150,7 +150,7 @@ const compareRows: (Row & { base?: boolean })[] = [
     summary: "## base.json vs proctor-result.json\n",
   },
   {
-    name: "compare-to on a pull request with a token: a comment, the token in gh's environment only",
+    name: "compare-to on a pull request with a token: a comment, the token in gh's environment alone",
     env: {
       PROCTOR_ARGS: "agent-eval suite s.yaml --scorecard head.json",
       PROCTOR_RESULT: "head.json",
@@ -160,8 +160,8 @@ const compareRows: (Row & { base?: boolean })[] = [
     },
     exitCode: 0,
     calls: [
-      "proctor agent-eval suite s.yaml --scorecard head.json [token in env]",
-      "agent-eval compare base.json head.json [token in env]",
+      "proctor agent-eval suite s.yaml --scorecard head.json ",
+      "agent-eval compare base.json head.json ",
       "gh api --method POST repos/o/proctor/issues/7/comments -F body=@TMP --silent [token in env]",
       "## base.json vs head.json",
     ],
@@ -178,8 +178,8 @@ const compareRows: (Row & { base?: boolean })[] = [
     },
     exitCode: 0,
     calls: [
-      "proctor agent-eval suite s.yaml --scorecard head.json [token in env]",
-      "agent-eval compare base.json head.json [token in env]",
+      "proctor agent-eval suite s.yaml --scorecard head.json ",
+      "agent-eval compare base.json head.json ",
     ],
     summary: "## base.json vs head.json\n",
   },
