@@ -43,7 +43,12 @@ async function bash(dir: string, script: string) {
 }
 
 const README = () => readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-const RATES = { nop: ["1", "0.0%"], oracle: ["1", "100.0%"], talker: ["1", "0.0%"], fixer: ["1", "100.0%"] };
+const RATES: Record<string, [string, string]> = {
+  nop: ["1", "0.0%"],
+  oracle: ["1", "100.0%"],
+  talker: ["1", "0.0%"],
+  fixer: ["1", "100.0%"],
+};
 
 test("the README's offline walkthrough runs as written", async () => {
   using tmp = tempDir("walkthrough");

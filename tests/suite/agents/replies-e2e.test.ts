@@ -24,7 +24,7 @@ conversations:
       - text: I cannot fix it.
 `;
 
-test.each([
+test.each<{ suite: string; want: (string | number)[][] }>([
   {
     suite: "fixture.yaml",
     want: [
