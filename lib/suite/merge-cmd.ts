@@ -1,17 +1,28 @@
 // `agent-eval suite merge SUITE.yaml TRIALS...`: its flags, its exit codes and its outputs. The outputs
-// are the whole run's (`agent-eval suite` with the same seed): the scorecard on stdout (Markdown, or JSON
+// are the whole run's (`agent-eval suite` with the same seed), finished the same way (the gate,
+// --history's line and trend, --matrix's table, the internet note): the scorecard on stdout (or JSON
 // with --output json), --scorecard FILE, --report FILE. Exit codes (MERGE_EDGE): 0 merged; 2 refused: a
-// bad command line or a missing, duplicated or foreign shard (merge.ts); 1 any other error (a bad suite
-// file, as `agent-eval suite` itself says it). Errors are one `error: <msg>` line, as the suite's.
+// bad command line or a missing, duplicated or foreign shard (merge.ts); 3 --fail-on tripped by the
+// merged run's gate; 1 any other error (a bad suite file, as `agent-eval suite` itself says it).
 import type { ArgsDef } from "citty";
 import type { ToolEdge } from "../core/cli.ts";
-import { UsageError } from "../core/errors.ts";
+import { ToolError, UsageError } from "../core/errors.ts";
 import { numberFlag } from "../core/flags.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger } from "../core/log.ts";
 import { writeReport } from "./cmd.ts";
+import {
+  finishRelease,
+  GATE_ARGS,
+  type GateFlags,
+  parseGateFlags,
+  prepareRelease,
+  releaseExit,
+  releaseText,
+} from "./gate-cmd.ts";
+import { prepareHarbor } from "./harbor/trial.ts";
 import { MERGE_EXIT, mergeShards } from "./merge.ts";
-import { renderMarkdown, scorecardJson, type Trial } from "./scorecard/index.ts";
+import { scorecardJson, type Trial } from "./scorecard/index.ts";
 import { loadSuite } from "./suite.ts";
 
 /** merge's edge: 2 for a refusal (bad flags, a shard that does not belong), 1 for anything else. */
@@ -33,10 +44,11 @@ export const MERGE_ARGS = {
   scorecard: str("also write the JSON scorecard to FILE"),
   report: str("also write a report to FILE (Markdown; HTML if FILE ends in .html)"),
   tasks: str("the tasks directory (default <suite dir>/../tasks)"),
+  ...GATE_ARGS,
 } as const satisfies ArgsDef;
 
 /** The merge flags as citty hands them over; `_` holds the words (suite, then trials files). */
-export interface MergeFlags {
+export interface MergeFlags extends GateFlags {
   _?: string[];
   seed?: string;
   output?: string;
@@ -56,15 +68,32 @@ export async function mergeCommand(flags: MergeFlags): Promise<number> {
   if (!OUTPUTS.includes(output))
     throw new UsageError(`--output: expected text, json or markdown, got ${JSON.stringify(output)}`);
   const seed = flags.seed === undefined ? undefined : numberFlag("--seed", flags.seed, {});
-  const suite = loadSuite(suitePath, flags.tasks ? { tasksDir: flags.tasks } : {});
+  const release = gateFlags(flags);
+  // As the shards ran it: --matrix makes the matrix's cells the variants (and so the digest).
+  const suite = prepareRelease(loadSuite(suitePath, flags.tasks ? { tasksDir: flags.tasks } : {}), release);
   const merged = mergeShards(suite, files, seed);
   const base = new Map<Trial, string>(merged.trials.map((t, i) => [t, merged.bases[i]!]));
-  if (flags.scorecard) writeFileAtomic(flags.scorecard, scorecardJson(merged.scorecard));
-  if (flags.report) await writeReport(flags.report, merged.scorecard, merged.trials, (t) => base.get(t));
-  const sc = merged.scorecard;
-  process.stdout.write(output === "json" ? scorecardJson(sc) : renderMarkdown(sc));
-  createLogger("agent-eval").info(
+  const { internet } = prepareHarbor(suite.tasks, { imageMap: undefined, network: merged.network });
+  if (internet.length > 0) merged.scorecard.internet = internet;
+  const { scorecard: sc, trend } = await finishRelease(merged.scorecard, suite, release);
+  if (flags.scorecard) writeFileAtomic(flags.scorecard, scorecardJson(sc));
+  if (flags.report) await writeReport(flags.report, sc, merged.trials, (t) => base.get(t), trend);
+  process.stdout.write(output === "json" ? scorecardJson(sc) : releaseText(sc, release, trend));
+  const log = createLogger("agent-eval");
+  log.info(
     `merged ${merged.shards} shards of suite ${suite.name}: ${merged.trials.length} trials, seed ${merged.seed}`,
   );
-  return 0;
+  const exit = releaseExit(sc, release.failOn);
+  if (exit !== 0) log.error(`eval gate: ${sc.gate?.verdict} (--fail-on ${release.failOn})`);
+  return exit;
+}
+
+/** The gate flags, a bad one refused as a bad command line (exit 2 here, where the suite says 1). */
+function gateFlags(flags: GateFlags) {
+  try {
+    return parseGateFlags(flags);
+  } catch (error) {
+    if (error instanceof ToolError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
 }

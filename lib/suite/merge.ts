@@ -28,6 +28,8 @@ export interface MergedRun {
   scorecard: Scorecard;
   seed: number;
   shards: number;
+  /** The shards' --network (what the whole run's scorecard says of internet access depends on it). */
+  network: ShardHeader["network"];
 }
 
 interface Seen {
@@ -76,8 +78,9 @@ export function mergeShards(suite: Suite, files: readonly string[], seed?: numbe
     if (seed !== undefined && header.seed !== seed) throw cannot(`seed ${header.seed}, not --seed ${seed}`);
     if (header.seed !== ref.header.seed)
       throw cannot(`seed ${header.seed}, but "${ref.file}" has ${ref.header.seed}`);
-    if (header.runner !== ref.header.runner)
-      throw cannot(`runner ${header.runner}, but "${ref.file}" has ${ref.header.runner}`);
+    for (const key of ["runner", "network"] as const)
+      if (header[key] !== ref.header[key])
+        throw cannot(`${key} ${header[key]}, but "${ref.file}" has ${ref.header[key]}`);
     if (shard.count !== ref.shard.count)
       throw cannot(
         `shard ${header.shard} is one of ${shard.count}, but "${ref.file}" is one of ${ref.shard.count}`,
@@ -123,5 +126,5 @@ export function mergeShards(suite: Suite, files: readonly string[], seed?: numbe
   const runSeed = first!.header.seed;
   // Scoring failures (a variant with nothing scored) are the whole run's own errors, not refusals.
   const scorecard = scoreSuite(suite, all, { seed: runSeed, local: first!.header.runner === "local" });
-  return { trials: all, bases, scorecard, seed: runSeed, shards: count };
+  return { trials: all, bases, scorecard, seed: runSeed, shards: count, network: first!.header.network };
 }

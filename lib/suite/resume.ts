@@ -64,7 +64,7 @@ function checkHeader(path: string, found: ShardHeader | undefined, want: ShardHe
   }
   if (want === undefined)
     throw cannot(`it is shard ${found.shard}'s trials file: resume it with --shard ${found.shard}`);
-  for (const key of ["shard", "suite", "digest", "seed", "runner"] as const)
+  for (const key of ["shard", "suite", "digest", "seed", "runner", "network"] as const)
     if (found[key] !== want[key])
       throw cannot(
         `its shard header has ${key} ${JSON.stringify(found[key])}, this run ${JSON.stringify(want[key])}`,

@@ -1,7 +1,7 @@
 // A shard of a suite run (`agent-eval suite --shard K/N`): which trials it runs and what it records.
 // A trial's stable id is task id + variant + repeat, dealt by lib/core/shard.ts (hash order, balanced),
 // never by order or time. A sharded trials file opens with one header line (ShardHeader: K/N, the
-// suite's name and digest, the seed, the runner) so merge can refuse a foreign shard; an unsharded
+// suite's name and digest, the seed, the runner, the network) so merge can refuse a foreign shard; an unsharded
 // file has no header and stays byte-identical to the original's. Merging is merge.ts.
 import { isAbsolute, relative, sep } from "node:path";
 import { z } from "zod";
@@ -26,6 +26,9 @@ export const ShardHeader = z
     digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "expected sha256:<64 hex digits>"),
     seed: z.number().int(),
     runner: z.enum(["docker", "local"]),
+    network: z
+      .enum(["none", "bridge"])
+      .describe("the trials' --network: it decides what the scorecard says of internet access"),
   })
   .strict();
 export type ShardHeader = z.infer<typeof ShardHeader>;
@@ -64,7 +67,13 @@ export function suiteDigest(suite: Suite): string {
 }
 
 /** The header a shard of `suite` writes first. */
-export function shardHeader(suite: Suite, shard: Shard, seed: number, local: boolean): ShardHeader {
+export function shardHeader(
+  suite: Suite,
+  shard: Shard,
+  seed: number,
+  local: boolean,
+  network: ShardHeader["network"] = "none",
+): ShardHeader {
   return {
     kind: SHARD_KIND,
     version: 1,
@@ -73,6 +82,7 @@ export function shardHeader(suite: Suite, shard: Shard, seed: number, local: boo
     digest: suiteDigest(suite),
     seed,
     runner: local ? "local" : "docker",
+    network,
   };
 }
 

@@ -67,6 +67,7 @@ describe("agent-eval suite --shard", () => {
       digest: suiteDigest(loadSuite(suitePath)),
       seed: 5,
       runner: "local",
+      network: "none",
     };
     expect({
       exits: [whole.exitCode, s0.exitCode, s1.exitCode, merged.exitCode],

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
 import { writeReport } from "../../../lib/suite/cmd.ts";
+import { finishRelease, releaseExit, releaseText } from "../../../lib/suite/gate-cmd.ts";
 import { mergeShards } from "../../../lib/suite/merge.ts";
 import { suiteJobs } from "../../../lib/suite/run.ts";
 import { renderMarkdown, type Scorecard, scorecardJson } from "../../../lib/suite/scorecard/index.ts";
@@ -110,6 +111,29 @@ describe("whole vs 4 shards merged", () => {
   });
 });
 
+describe("the gate on the merged run", () => {
+  test("--fail-on hold: the gated scorecard and Markdown of the whole run, and its exit", async () => {
+    const suite = loadSuite(suitePath);
+    const release = { failOn: "hold" as const, matrix: false };
+    const { scorecard } = await finishRelease(whole.scorecard, suite, release);
+    const [json, md] = await Promise.all([
+      merge([suitePath, ...shardFiles, "--fail-on", "hold", "--output", "json"]),
+      merge([suitePath, ...shardFiles, "--fail-on", "hold"]),
+    ]);
+    expect({
+      gate: scorecard.gate !== undefined,
+      json: json.stdout === scorecardJson(scorecard),
+      md: md.stdout === releaseText(scorecard, release),
+      exits: [json.exitCode, md.exitCode],
+    }).toEqual({
+      gate: true,
+      json: true,
+      md: true,
+      exits: [releaseExit(scorecard, "hold"), releaseExit(scorecard, "hold")],
+    });
+  });
+});
+
 describe("more shards than trials", () => {
   test("30 shards of 24 trials, 6 of them only a header: merged, the whole run's scorecard", () => {
     const suite = loadSuite(suitePath);
@@ -187,6 +211,21 @@ describe("refusals: one `error:` line naming the file, exit 2", () => {
       name: "another seed",
       args: () => [suitePath, shardFiles[0]!, variantOf(1, "seed.jsonl", (l) => header(l, { seed: 7 }))],
       stderr: () => `Cannot merge "${join(dir.path, "seed.jsonl")}": seed 7, but "${shardFiles[0]}" has 3`,
+    },
+    {
+      name: "another network",
+      args: () => [
+        suitePath,
+        shardFiles[0]!,
+        variantOf(1, "net.jsonl", (l) => header(l, { network: "bridge" })),
+      ],
+      stderr: () =>
+        `Cannot merge "${join(dir.path, "net.jsonl")}": network bridge, but "${shardFiles[0]}" has none`,
+    },
+    {
+      name: "a bad --fail-on",
+      args: () => [suitePath, ...shardFiles, "--fail-on", "maybe"],
+      stderr: () => '--fail-on: expected none, hold or block, got "maybe"',
     },
     {
       name: "--seed other than the shards'",
