@@ -6,7 +6,7 @@
 // It registers itself with lib/suite/trial.ts, so runTrial's frame (log, redaction) is shared.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { messageOf } from "../../core/errors.ts";
+import { ConfigError, messageOf } from "../../core/errors.ts";
 import { flagValues } from "../../core/flags.ts";
 import type { ProcResult } from "../../core/proc.ts";
 import { type ModelBridge, startModelBridge, waitForForwarder } from "../../isolation/docker/bridge.ts";
@@ -219,7 +219,8 @@ registerTaskKind("harbor", harborPhases);
 /**
  * Gives a suite run's Harbor tasks their options (--image-map, the suite's reward_threshold, --cpus
  * and --memory when given) and names the tasks that will reach the internet (allow_internet under
- * --network bridge), for the scorecard. A bad --image-map is a ToolError naming it.
+ * --network bridge), for the scorecard. A bad --image-map is a ToolError naming it; an allow_internet
+ * task without --network bridge a ConfigError.
  */
 export function prepareHarbor(
   tasks: readonly object[],
@@ -232,6 +233,11 @@ export function prepareHarbor(
     ...(o.cpus !== undefined ? { cpus: o.cpus } : {}),
     ...(o.memory !== undefined ? { memory: o.memory } : {}),
   });
-  const internet = o.network === "bridge" ? harbor.filter((t) => t.harbor.config.allowInternet) : [];
+  const internet = harbor.filter((t) => t.harbor.config.allowInternet);
+  // Refused before any trial: a run whose every trial is refused would score nothing.
+  if (internet.length > 0 && o.network !== "bridge")
+    throw new ConfigError(
+      `Cannot run Harbor task "${internet[0]!.path}": it sets allow_internet = true; run with --network bridge to let it reach the internet`,
+    );
   return { internet: internet.map((t) => t.id) };
 }

@@ -1,0 +1,261 @@
+// Harbor tasks end to end on the Docker engine (issue 14's proof): `agent-eval tasks check` passes the
+// fixture tasks (nop fails, oracle passes) and names the broken ones; an environment image is built
+// once and reused by a later run; real Claude Code (against the mock model) fixes a Harbor task
+// inside its own environment through `agent-eval suite`, the scorecard counts it and --resume keeps
+// it; an allow_internet task is refused without --network bridge and named in the scorecard with it.
+import { describe, expect, test } from "bun:test";
+import { cpSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "../../../lib/core/proc.ts";
+import { dockerCli } from "../../../lib/isolation/docker/engine.ts";
+import { resolveBaseImage } from "../../../lib/suite/agents/image.ts";
+import { taskImage } from "../../../lib/suite/harbor/image.ts";
+import { loadHarborTask } from "../../../lib/suite/harbor/task.ts";
+import { loadScorecard, loadTrials } from "../../../lib/suite/scorecard/index.ts";
+import { agentCli } from "../../support/agent-clis.ts";
+import { startMockModel } from "../../support/mock-model.ts";
+import { tempDir } from "../../support/tmp.ts";
+import { REPO_ROOT } from "../../support/tools.ts";
+import { fixtureScript } from "../_support.ts";
+
+const ENTRY = join(REPO_ROOT, "scripts", "agent-eval.ts");
+const FIXTURES = join(REPO_ROOT, "tests", "fixtures", "harbor");
+const LIMIT_MS = 600_000;
+
+/** The fixtures say FROM ubuntu:24.04; offline, that is the project's base image. */
+async function imageMap(): Promise<string[]> {
+  for (const tag of ["eval-claude:2.1.197"])
+    if ((await run(["docker", "image", "inspect", tag])).exitCode !== 0)
+      throw new Error(`Missing image ${tag}: run \`npx bun evals/images/build.ts --harness all\``);
+  return ["--image-map", `ubuntu:24.04=${await resolveBaseImage(dockerCli())}`];
+}
+
+async function agentEval(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const r = await run([process.execPath, ENTRY, ...args], {
+    cwd,
+    env: { ...(process.env as Record<string, string>), ...env },
+  });
+  return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+}
+
+const at = (...names: string[]) => names.map((n) => join(FIXTURES, n));
+
+describe("agent-eval tasks check", () => {
+  test(
+    "the fixture tasks pass (nop fails, oracle passes); the broken ones are named and exit 1",
+    async () => {
+      using dir = tempDir("harbor-check");
+      const map = await imageMap();
+      const good = await agentEval(
+        [
+          "tasks",
+          "check",
+          ...at("fix-add", "partial-credit", "needs-internet"),
+          ...map,
+          "--network",
+          "bridge",
+        ],
+        dir.path,
+      );
+      const all = await agentEval(["tasks", "check", FIXTURES, ...map], dir.path);
+      expect({ good, all: { exitCode: all.exitCode, stdout: all.stdout } }).toEqual({
+        good: {
+          exitCode: 0,
+          stdout: [
+            "task            nop     oracle  status",
+            "fix-add         fail    pass    ok",
+            "partial-credit  fail    pass    ok",
+            "needs-internet  fail    pass    ok",
+            "3 of 3 tasks ok",
+            "",
+          ].join("\n"),
+          stderr: "",
+        },
+        all: {
+          exitCode: 1,
+          stdout: [
+            "task            nop     oracle  status",
+            "fix-add         fail    pass    ok",
+            `missing-base    infra   infra   broken: nop: build: Cannot build Harbor task "${FIXTURES}/missing-base/environment/Dockerfile": FROM image "proctor-no-such-base:1.0" (line 1) is not on this machine; load it or map it with --image-map proctor-no-such-base:1.0=LOCAL`,
+            "needs-internet  infra   infra   broken: nop: refused: task needs-internet sets allow_internet = true; run with --network bridge to let it reach the internet",
+            "partial-credit  fail    pass    ok",
+            "2 of 4 tasks ok, 2 broken",
+            "",
+          ].join("\n"),
+        },
+      });
+    },
+    LIMIT_MS,
+  );
+
+  test(
+    "an environment image is built once: a second run reuses it by its content hash",
+    async () => {
+      using dir = tempDir("harbor-cache");
+      const task = join(dir.path, "cached");
+      cpSync(join(FIXTURES, "fix-add"), task, { recursive: true });
+      // A context no earlier run has seen: its hash, hence its tag, is new.
+      writeFileSync(join(task, "environment", "marker.txt"), `${dir.path}\n`);
+      const map = await imageMap();
+      const first = await agentEval(["tasks", "check", task, ...map], dir.path);
+      const calls: string[] = [];
+      const loaded = loadHarborTask(task);
+      const again = await taskImage(
+        dockerCli("docker", (argv) => calls.push(argv[0]!)),
+        loaded,
+        new Map([["ubuntu:24.04", map[1]!.split("=")[1]!]]),
+      );
+      try {
+        expect({
+          first: first.exitCode,
+          reused: again.reused,
+          builds: calls.filter((c) => c === "build"),
+        }).toEqual({
+          first: 0,
+          reused: true,
+          builds: [],
+        });
+      } finally {
+        await run(["docker", "image", "rm", "-f", again.tag]);
+      }
+    },
+    LIMIT_MS,
+  );
+});
+
+describe("agent-eval suite with Harbor tasks", () => {
+  test(
+    "real Claude Code fixes a Harbor task in its environment; the scorecard counts it; --resume keeps it",
+    async () => {
+      await using mock = await startMockModel({ script: fixtureScript() });
+      using dir = tempDir("harbor-suite");
+      const f = (n: string) => join(dir.path, n);
+      writeFileSync(
+        f("suite.yaml"),
+        [
+          "name: harbor-fixture",
+          "tasks: [fix-add]",
+          "control: control",
+          "variants:",
+          '  - {name: control, harness: claude, version: "2.1.197", model: mock-nofix}',
+          '  - {name: fixer, harness: claude, version: "2.1.197", model: mock-fix}',
+          "",
+        ].join("\n"),
+      );
+      agentCli("claude");
+      const args = [
+        "suite",
+        f("suite.yaml"),
+        "--tasks",
+        FIXTURES,
+        ...(await imageMap()),
+        "--model-url",
+        mock.url,
+        "--scorecard",
+        f("sc.json"),
+        "--trials",
+        f("trials.jsonl"),
+        "--report",
+        f("report.html"),
+      ];
+      const env = { ANTHROPIC_API_KEY: "harbor-e2e-key" };
+      const first = await agentEval(args, dir.path, env);
+      const summary = () => {
+        const sc = loadScorecard(f("sc.json"));
+        return {
+          pass1: sc.variants.map((v) => [v.name, v.trials, v.pass1]),
+          trials: loadTrials(f("trials.jsonl")).map((t) => [t.variant, t.pass, t.reward, t.error ?? null]),
+        };
+      };
+      const after = summary();
+      const requests = mock.requests.length;
+      const resumed = await agentEval([...args, "--resume"], dir.path, env);
+      expect({
+        first: first.exitCode,
+        after,
+        resumed: resumed.exitCode,
+        again: summary(),
+        newRequests: mock.requests.length - requests,
+        keyInRequests: JSON.stringify(mock.requests).includes("harbor-e2e-key"),
+      }).toEqual({
+        first: 0,
+        after: {
+          pass1: [
+            ["control", 1, 0],
+            ["fixer", 1, 1],
+          ],
+          trials: [
+            ["control", false, 0, null],
+            ["fixer", true, 1, null],
+          ],
+        },
+        resumed: 0,
+        again: {
+          pass1: [
+            ["control", 1, 0],
+            ["fixer", 1, 1],
+          ],
+          trials: [
+            ["control", false, 0, null],
+            ["fixer", true, 1, null],
+          ],
+        },
+        newRequests: 0,
+        keyInRequests: false,
+      });
+    },
+    LIMIT_MS,
+  );
+
+  test(
+    "allow_internet: refused under --network none, named in the scorecard under --network bridge",
+    async () => {
+      using dir = tempDir("harbor-internet");
+      const f = (n: string) => join(dir.path, n);
+      writeFileSync(
+        f("suite.yaml"),
+        "name: internet\ntasks: [needs-internet]\nvariants:\n  - {name: nop, harness: nop}\n  - {name: oracle, harness: oracle}\n",
+      );
+      const run = (network: string) =>
+        agentEval(
+          [
+            "suite",
+            f("suite.yaml"),
+            "--tasks",
+            FIXTURES,
+            ...map,
+            "--network",
+            network,
+            "--scorecard",
+            f("sc.json"),
+            "--trials",
+            f(`${network}.jsonl`),
+          ],
+          dir.path,
+        );
+      const map = await imageMap();
+      const none = await run("none");
+      const bridge = await run("bridge");
+      const sc = loadScorecard(f("sc.json"));
+      expect({
+        none,
+        bridge: bridge.exitCode,
+        internet: sc.internet,
+        trials: (sc.trials ?? []).map((t) => [t.variant, t.pass, t.infra ?? null, t.error ?? null]),
+      }).toEqual({
+        none: {
+          exitCode: 1,
+          stdout: "",
+          stderr: `error: Cannot run Harbor task "${FIXTURES}/needs-internet/task.toml": it sets allow_internet = true; run with --network bridge to let it reach the internet\n`,
+        },
+        bridge: 0,
+        internet: ["needs-internet"],
+        trials: [
+          ["nop", false, null, null],
+          ["oracle", true, null, null],
+        ],
+      });
+    },
+    LIMIT_MS,
+  );
+});
