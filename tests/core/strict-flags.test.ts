@@ -150,6 +150,21 @@ const UNKNOWN_FLAG: Row[] = [
     expected: refused(meant("--reprot", "--report", "agent-eval compare")),
   },
   {
+    path: "agent-eval tasks",
+    argv: ["tasks", "--hlep"],
+    expected: refused(meant("--hlep", "--help", "agent-eval tasks")),
+  },
+  {
+    path: "agent-eval tasks check",
+    argv: ["tasks", "check", "t", "--imag-map", "a=b"],
+    // suite's edge: halo's `error:` line and exit 1.
+    expected: {
+      exitCode: 1,
+      stdout: "",
+      stderr: `error: ${meant("--imag-map", "--image-map", "agent-eval tasks check")}\n`,
+    },
+  },
+  {
     path: "agent-eval report",
     argv: ["report", "run", "--otu", "r.html"],
     expected: promotion(meant("--otu", "--out", "agent-eval report")),
@@ -215,6 +230,11 @@ const MISSPELT: Row[] = [
     path: "agent-eval suite",
     argv: ["suite", "mrege", "s.jsonl"],
     expected: { exitCode: 1, stdout: "", stderr: `error: ${join(process.cwd(), "mrege")}: no such file\n` },
+  },
+  {
+    path: "agent-eval tasks",
+    argv: ["tasks", "chek", "t"],
+    expected: refused('Unknown command "chek" for agent-eval tasks: did you mean check?'),
   },
   {
     path: "eval-steps",
