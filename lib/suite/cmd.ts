@@ -57,7 +57,7 @@ export const SUITE_ARGS = {
   memory: str("memory per container (default 4g)"),
   network: str("none (default: no egress; the agent reaches only its model) or bridge"),
   "pass-env": str("NAME,... host variables given to the agent step only"),
-  seed: str("bootstrap seed, so intervals reproduce (default 1)"),
+  seed: str("bootstrap seed, so intervals reproduce (default: the suite's seed key, else 1)"),
   local: bool("TESTING ONLY: run every phase on this host, without isolation"),
   output: str("text (default, Markdown), markdown or json"),
   scorecard: str("also write the JSON scorecard to FILE"),
@@ -272,7 +272,8 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
       network: o.network,
       limits: o.limits,
       passEnv: o.passEnv,
-      seed: o.seed,
+      // The suite's `seed` is the default; a --seed given wins.
+      seed: flags.seed === undefined && suite.seed !== undefined ? suite.seed : o.seed,
       modelUrl,
       ...(o.local
         ? {}

@@ -12,6 +12,8 @@ import type { PhaseSpec } from "../isolation/contract.ts";
 import { imageOf } from "./agents/image.ts";
 import { type Driver, readSettings } from "./agents/index.ts";
 import { checkoutRepo, type RepoCheckout } from "./repo.ts";
+import type { TrialJudge } from "./graders/index.ts";
+import { judgeForRun } from "./judge/judge.ts";
 import { appendTrial, resumeTrials, startTrials, trialKey } from "./resume.ts";
 import { buildScorecard, type Scorecard, type Trial } from "./scorecard/index.ts";
 import { shardHeader, shardJobs } from "./shard.ts";
@@ -21,6 +23,8 @@ import { runTrial, type SuiteRunner, type TrialContext, type TrialJob } from "./
 /** How to run a suite. */
 export interface SuiteRunOptions {
   runner: SuiteRunner;
+  /** The judge of each (task, repeat) for judge graders (default: the suite's `judge:` key, opened once). */
+  judge?: (task: string, repeat: number) => TrialJudge;
   /** The run's label (default: a fresh one); the CLI makes it first, to clean up on a signal. */
   runId?: string;
   /** The LocalRunner is in use: the scorecard says so (runner "local", else "docker"). */
@@ -109,7 +113,7 @@ export function scoreSuite(
     suite.control,
     suite.variants.map((v) => v.name),
     trials,
-    { seed: opts.seed ?? 1 },
+    { seed: opts.seed ?? 1, ...(suite.k !== undefined ? { k: suite.k } : {}) },
   );
   scorecard.runner = opts.local ? "local" : "docker";
   return scorecard;
@@ -155,6 +159,11 @@ export async function runTrials(
   }
   opts.onResumed?.(done.size);
   const runId = opts.runId ?? newRunId();
+  // Opened only when a task has a judge grader (the key is read then), seeded as the original: seed 0 by default.
+  const judged = suite.tasks.some((t) => (t.graders ?? []).some((g) => g.type === "judge"));
+  const judge =
+    opts.judge ??
+    (judged ? judgeForRun(suite.judge, { suiteDir: suite.dir, seed: suite.seed ?? 0 }) : undefined);
   const repos = new Map<string, RepoCheckout>();
   const trials = new Array<Trial | undefined>(jobs.length);
   try {
@@ -173,7 +182,8 @@ export async function runTrials(
       const job = jobs[i]!;
       const repo = repos.get(job.task.dir)!;
       opts.onStart?.(job);
-      const trial = await runTrial(job, context(job, repo, runId, opts, settings));
+      const ctx = context(job, repo, runId, opts, settings);
+      const trial = await runTrial(job, judge ? { ...ctx, judge: judge(job.task.id, job.repeat) } : ctx);
       trials[i] = trial;
       if (opts.trialsFile !== undefined) appendTrial(opts.trialsFile, trial);
       opts.onFinish?.(job, trial);
