@@ -131,6 +131,12 @@ export function parseFlags(f: SuiteFlags) {
     if (!PASS_ENV_NAME.test(name))
       throw flagError(`--pass-env: ${JSON.stringify(name)} is not an UPPER_SNAKE variable name`);
   if (f["model-url"] !== undefined) parseModelUrl(f["model-url"]);
+  // A shard is part of a run: only the merged run is gated and recorded.
+  for (const flag of ["fail-on", "history"] as const)
+    if (f.shard !== undefined && f[flag] !== undefined)
+      throw flagError(
+        `--${flag} with --shard: give it to agent-eval suite merge, which gates and records the whole run`,
+      );
   return {
     suite: f.suite,
     output: output as (typeof OUTPUTS)[number],

@@ -90,7 +90,7 @@ describe("agent-eval suite --shard", () => {
     });
   });
 
-  const bad: { name: string; shard: string; stderr: string }[] = [
+  const bad: { name: string; shard: string; more?: string[]; stderr: string }[] = [
     {
       name: "K = N",
       shard: "4/4",
@@ -102,9 +102,16 @@ describe("agent-eval suite --shard", () => {
       stderr: 'Cannot use --shard "1": expected K/N with 0 <= K < N (K is 0-based, e.g. 0/4 .. 3/4)',
     },
   ];
+  for (const flag of ["--fail-on", "--history"])
+    bad.push({
+      name: `${flag} (the merge gates and records)`,
+      shard: "0/2",
+      more: [flag, flag === "--history" ? "h.jsonl" : "hold"],
+      stderr: `${flag} with --shard: give it to agent-eval suite merge, which gates and records the whole run`,
+    });
   for (const c of bad)
     test(`refused: ${c.name}`, async () => {
-      expect(await cli([suitePath, "--local", "--shard", c.shard], dir.path)).toEqual({
+      expect(await cli([suitePath, "--local", "--shard", c.shard, ...(c.more ?? [])], dir.path)).toEqual({
         exitCode: 1,
         stdout: "",
         stderr: `error: ${c.stderr}\n`,
