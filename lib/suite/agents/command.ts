@@ -1,7 +1,7 @@
 // The `command` harness: any agent, started from the variant's shell command template. The template's
-// placeholders become double-quoted references to variables the runner sets in the agent's exec
-// environment, so a prompt full of quotes, `$(...)` or newlines reaches the agent as one word and is
-// never parsed as shell. Metrics come from an optional last JSON line on stdout (CommandMetrics);
+// placeholders become quoted references to variables the runner sets in the agent's exec environment
+// (bare, inside double or inside single quotes alike), so a prompt full of quotes, `$(...)` or
+// newlines reaches the agent as one word and is never parsed as shell. Metrics come from an optional last JSON line on stdout (CommandMetrics);
 // what it does not carry is unreported (null), never 0.
 import { z } from "zod";
 import { AgentParseError, baseEnv, emptyMetrics, isRecord, join } from "./_common.ts";
@@ -16,11 +16,47 @@ export const PLACEHOLDERS = {
   model_url: "PROCTOR_MODEL_URL",
 } as const;
 
-/** The template with every `{name}` placeholder replaced by `"$VARIABLE"`; other text kept verbatim. */
+const PLACEHOLDER = /\{(prompt_file|prompt|workdir|model_url|model)\}/y;
+
+/**
+ * The template with every `{name}` placeholder replaced by a reference to its variable that the
+ * shell expands as one word wherever it stands: `"$VAR"` bare, `${VAR}` inside double quotes, and
+ * `'"$VAR"'` inside single quotes (closed, the quoted variable, reopened). A `$(...)` starts unquoted
+ * again, as the shell parses it. Other text is kept verbatim.
+ */
 export function renderTemplate(template: string): string {
-  return template.replace(/\{(prompt_file|prompt|workdir|model_url|model)\}/g, (_, name: string) => {
-    return `"$${PLACEHOLDERS[name as keyof typeof PLACEHOLDERS]}"`;
-  });
+  let out = "";
+  let quote = "";
+  const outer: string[] = []; // the quoting around each open $(...)
+  for (let i = 0; i < template.length; ) {
+    PLACEHOLDER.lastIndex = i;
+    const m = PLACEHOLDER.exec(template);
+    if (m) {
+      const name = PLACEHOLDERS[m[1] as keyof typeof PLACEHOLDERS];
+      out += quote === "'" ? `'"$${name}"'` : quote === '"' ? `\${${name}}` : `"$${name}"`;
+      i += m[0].length;
+      continue;
+    }
+    const c = template[i]!;
+    if (c === "\\" && quote !== "'") {
+      out += template.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (c === "$" && template[i + 1] === "(" && quote !== "'") {
+      outer.push(quote);
+      quote = "";
+      out += "$(";
+      i += 2;
+      continue;
+    }
+    if (c === ")" && quote === "" && outer.length > 0) quote = outer.pop()!;
+    else if (quote === "" && (c === "'" || c === '"')) quote = c;
+    else if (c === quote) quote = "";
+    out += c;
+    i++;
+  }
+  return out;
 }
 
 const count = z.number().int().min(0);

@@ -69,6 +69,7 @@ describe("nop fails, oracle passes, a command agent runs: agent-eval suite", () 
       trials: sc.trials.map(stable),
       prompt: log.includes(`prompt=${PROMPT}\n|`),
       promptFile: log.includes(`file=${PROMPT}|`),
+      quoted: [log.includes(`dq=${PROMPT}\n|`), /sq=my-model in \/\S*work\|/.test(log)],
       vars: log.includes("model=my-model url= cwd-is-workdir=yes\n"),
       oracleCwd: /solved in \/\S*work\n/.test(oracleLog),
     }).toEqual({
@@ -76,6 +77,7 @@ describe("nop fails, oracle passes, a command agent runs: agent-eval suite", () 
       trials: ANY_TRIALS,
       prompt: true,
       promptFile: true,
+      quoted: [true, true],
       vars: true,
       oracleCwd: true,
     });

@@ -16,8 +16,7 @@ const INPUT: DriverInput = {
   workDir: "/work",
   prompt: `it's "$(rm -rf /)"`,
   model: "m1",
-  command:
-    "agent --prompt {prompt} --file {prompt_file} --cwd {workdir} -m {model} --url {model_url} {other} ${HOME}",
+  command: `agent --prompt {prompt} --file {prompt_file} --cwd {workdir} -m {model} --url {model_url} {other} \${HOME}`,
 };
 
 test.each([
@@ -28,9 +27,17 @@ test.each([
     want: '"$PROCTOR_MODEL_URL" "$PROCTOR_MODEL" "$PROCTOR_WORKDIR"',
   },
   {
-    template: "awk '{print}' {unknown} ${HOME} {{prompt}}",
+    template: `awk '{print}' {unknown} \${HOME} {{prompt}}`,
     want: `awk '{print}' {unknown} \${HOME} {"$PROCTOR_PROMPT"}`,
   },
+  { template: 'say "{prompt}"', want: `say "\${PROCTOR_PROMPT}"` },
+  { template: 'say "in {workdir} as {model}."', want: `say "in \${PROCTOR_WORKDIR} as \${PROCTOR_MODEL}."` },
+  { template: "say '{prompt}' '{x}'", want: `say ''"$PROCTOR_PROMPT"'' '{x}'` },
+  {
+    template: 'cat "$(cat {prompt_file})" "{model}"',
+    want: `cat "$(cat "$PROCTOR_PROMPT_FILE")" "\${PROCTOR_MODEL}"`,
+  },
+  { template: 'say \\"{prompt} "a\\"{model}"', want: `say \\""$PROCTOR_PROMPT" "a\\"\${PROCTOR_MODEL}"` },
 ])("renderTemplate($template)", ({ template, want }) => {
   expect(renderTemplate(template)).toEqual(want);
 });
@@ -40,7 +47,7 @@ test("command: sh -c the rendered template; the prompt only in a variable and a 
     argv: [
       "sh",
       "-c",
-      'agent --prompt "$PROCTOR_PROMPT" --file "$PROCTOR_PROMPT_FILE" --cwd "$PROCTOR_WORKDIR" -m "$PROCTOR_MODEL" --url "$PROCTOR_MODEL_URL" {other} ${HOME}',
+      `agent --prompt "$PROCTOR_PROMPT" --file "$PROCTOR_PROMPT_FILE" --cwd "$PROCTOR_WORKDIR" -m "$PROCTOR_MODEL" --url "$PROCTOR_MODEL_URL" {other} \${HOME}`,
     ],
     env: {
       HOME: "/tmp/home",
