@@ -149,6 +149,7 @@ test("--help lists every flag", async () => {
       "cpus",
       "fail-on",
       "history",
+      "image-map",
       "local",
       "matrix",
       "memory",
