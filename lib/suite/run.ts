@@ -11,9 +11,9 @@ import type { Shard } from "../core/shard.ts";
 import type { PhaseSpec } from "../isolation/contract.ts";
 import { imageOf } from "./agents/image.ts";
 import { type Driver, readSettings } from "./agents/index.ts";
-import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import type { TrialJudge } from "./graders/index.ts";
 import { judgeForRun } from "./judge/judge.ts";
+import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import { appendTrial, resumeTrials, startTrials, trialKey } from "./resume.ts";
 import { buildScorecard, type Scorecard, type Trial } from "./scorecard/index.ts";
 import { shardHeader, shardJobs } from "./shard.ts";
@@ -149,7 +149,8 @@ export async function runTrials(
     }
   }
   const jobs = opts.shard ? shardJobs(suiteJobs(suite), opts.shard) : suiteJobs(suite);
-  const header = opts.shard && shardHeader(suite, opts.shard, opts.seed ?? 1, opts.local === true);
+  const header =
+    opts.shard && shardHeader(suite, opts.shard, opts.seed ?? 1, opts.local === true, opts.network ?? "none");
   const done = new Map<string, Trial>();
   if (opts.trialsFile !== undefined) {
     if (opts.resume)
