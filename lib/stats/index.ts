@@ -21,6 +21,8 @@ export { passAtK, passHatK, suitePassK, type TaskTally } from "./passk.ts";
 export {
   minDetectableDifference,
   type PowerOptions,
+  pairedDetectable,
+  pairedSampleSize,
   powerTwoProportions,
   sampleSizeTwoProportions,
 } from "./power.ts";

@@ -64,3 +64,25 @@ export function minDetectableDifference(p1: number, n: number, opts: PowerOption
   }
   return hi;
 }
+
+// A paired design (each task run by both arms, its difference the unit) tested by its mean: the
+// normal approximation n = ((z_{1-a/2} + z_{1-b}) sd / delta)^2 over tasks, sd the per-task
+// differences' standard deviation. What a suite's paired comparison needs, given that spread.
+/** Tasks (clusters) needed to detect a mean paired difference `delta` when the differences have SD `sd`. */
+export function pairedSampleSize(sd: number, delta: number, opts: PowerOptions = {}): number {
+  const what = "compute a paired sample size";
+  if (!Number.isFinite(sd) || sd < 0) fail(what, `sd must be a finite number >= 0, got ${sd}`);
+  if (!Number.isFinite(delta) || delta <= 0) fail(what, `delta must be > 0, got ${delta}`);
+  const { za, zb } = settings(what, opts);
+  const root = ((za + zb) * sd) / delta;
+  return Math.max(1, Math.ceil(root * root - 1e-9));
+}
+
+/** The smallest mean paired difference `n` tasks detect when the differences have SD `sd`. */
+export function pairedDetectable(sd: number, n: number, opts: PowerOptions = {}): number {
+  const what = "compute a paired detectable difference";
+  if (!Number.isFinite(sd) || sd < 0) fail(what, `sd must be a finite number >= 0, got ${sd}`);
+  if (count(what, "n", n) < 1) fail(what, "n must be at least 1");
+  const { za, zb } = settings(what, opts);
+  return ((za + zb) * sd) / Math.sqrt(n);
+}

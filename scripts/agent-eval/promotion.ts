@@ -4,6 +4,7 @@
 import { defineCommand } from "citty";
 import { withEdge } from "../../lib/core/cli.ts";
 import * as cmd from "../../lib/promotion/cmd.ts";
+import { SUITE_PLAN_ARGS, suitePlanCmd } from "../../lib/suite/plan.ts";
 
 const { ARGS, PROMOTION_EDGE } = cmd;
 const meta = (name: keyof typeof cmd.ABOUT) => ({ name, description: cmd.ABOUT[name] });
@@ -26,8 +27,10 @@ export const verify = defineCommand({
 });
 export const plan = defineCommand({
   meta: meta("plan"),
-  args: ARGS.plan,
-  run: ({ args }) => cmd.planCmd(args),
+  args: { ...ARGS.plan, ...SUITE_PLAN_ARGS },
+  // --suite or --scorecard: the suite lane's plan (tasks and repeats); else the promotion lane's (runs).
+  run: ({ args }) =>
+    args.suite !== undefined || args.scorecard !== undefined ? suitePlanCmd(args) : cmd.planCmd(args),
 });
 export const report = defineCommand({
   meta: meta("report"),
