@@ -8,12 +8,16 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
-import type { Layout, PhaseResult, PhaseSpec, SuiteRunner, Workspace } from "../isolation/contract.ts";
+import type { PhaseResult, PhaseSpec, SuiteRunner, Workspace } from "../isolation/contract.ts";
 
 export type { Layout, SuiteRunner } from "../isolation/contract.ts";
 
 import { redactText } from "../redact/index.ts";
-import { type AgentCommand, type AgentMetrics, AgentParseError, type Driver } from "./agents/index.ts";
+import { type AgentMetrics, AgentParseError, type Driver } from "./agents/index.ts";
+import { copyMetrics, STAGE, staged } from "./agents/stage.ts";
+
+export { copyMetrics, STAGE, staged } from "./agents/stage.ts";
+
 import { beginGrading, type TrialJudge } from "./graders/index.ts";
 import type { InfraKind, Trial } from "./scorecard/index.ts";
 import type { Variant } from "./suite.ts";
@@ -286,60 +290,6 @@ async function agentPhase(
   }
   copyMetrics(trial, outcome);
   if (outcome.failed) fail(`harness reported failure: ${outcome.error ?? ""}`);
-}
-
-/** Where a driver's files are staged in the agent's container (root-owned, readable) before the copy. */
-export const STAGE = "/tmp/proctor-files";
-
-/**
- * The agent's argv and files so that the CLI's own directories and files are its user's: the runner
- * writes files as root, so they are staged under `stage` and the phase's shell, running as the exec
- * user, creates `dirs` (0700) and copies each file to its place (0600) before it execs the CLI.
- */
-export function staged(
-  inv: Pick<AgentCommand, "argv" | "dirs" | "files">,
-  stage = STAGE,
-): {
-  argv: string[];
-  files: { path: string; content: string; mode: number }[];
-} {
-  if (inv.dirs.length === 0 && inv.files.length === 0) return { argv: inv.argv, files: [] };
-  const script = [
-    'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$1" || exit 126; shift; n=$((n-1)); done',
-    'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$(dirname -- "$2")" && cp -- "$1" "$2" && chmod 600 -- "$2" || exit 126; shift 2; n=$((n-1)); done',
-    'exec "$@"',
-  ].join("; ");
-  const files = inv.files.map((f) => ({ path: `${stage}${f.path}`, content: f.content, mode: 0o644 }));
-  return {
-    argv: [
-      "sh",
-      "-c",
-      script,
-      "sh",
-      String(inv.dirs.length),
-      ...inv.dirs,
-      String(files.length),
-      ...files.flatMap((f, i) => [f.path, inv.files[i]!.path]),
-      ...inv.argv,
-    ],
-    files,
-  };
-}
-
-/** The agent's figures onto the trial; those its CLI did not report are listed in `unreported`. */
-export function copyMetrics(trial: Trial, o: AgentMetrics): void {
-  const unreported: NonNullable<Trial["unreported"]> = [];
-  if (o.costUsd === null) unreported.push("cost");
-  if (o.turns === null) unreported.push("turns");
-  if (o.tokens === null) unreported.push("tokens");
-  if (o.reported.toolCalls === false) unreported.push("toolCalls");
-  if (o.reported.toolErrors === false) unreported.push("toolErrors");
-  trial.costUSD = o.costUsd ?? 0;
-  trial.turns = o.turns ?? 0;
-  trial.tokens = o.tokens ?? 0;
-  trial.toolErrors = o.toolErrors;
-  if (o.reported.toolCalls !== false) trial.toolCalls = o.toolCalls;
-  if (unreported.length > 0) trial.unreported = unreported;
 }
 
 /** `text` with detected credentials and the values of the passed variables replaced. */
