@@ -13,7 +13,7 @@ import { type AnyGrader, checkGraders, GRADER_STRING_KEYS, GRADERS_KEY } from ".
 import { loadHarborTasksAt } from "./harbor/task.ts";
 import { JUDGE_STRING_KEYS, JudgeFile } from "./judge/config.ts";
 import { MATRIX_STRING_KEYS, MatrixFile } from "./matrix.ts";
-import { loadTask, type Task } from "./task.ts";
+import { DURATION_PATTERN, loadTask, parseDuration, type Task } from "./task.ts";
 import { failure, parseWith, readYaml, resolveWithin, type YamlSource } from "./yaml.ts";
 
 /**
@@ -85,6 +85,16 @@ export const SuiteFile = z
       .number()
       .optional()
       .describe("Harbor tasks: a trial passes when its reward is at least this (default 1)"),
+    agent_timeout: z
+      .string()
+      .regex(DURATION_PATTERN, { error: 'expected a duration like "10m", "90s" or "1h30m"' })
+      .optional()
+      .describe("Harbor tasks: a Go duration replacing each task.toml's [agent] timeout_sec"),
+    verifier_timeout: z
+      .string()
+      .regex(DURATION_PATTERN, { error: 'expected a duration like "10m", "90s" or "1h30m"' })
+      .optional()
+      .describe("Harbor tasks: a Go duration replacing each task.toml's [verifier] timeout_sec"),
   })
   .strict();
 export type SuiteFile = z.infer<typeof SuiteFile>;
@@ -120,6 +130,9 @@ export interface Suite {
   tasksDir: string;
   /** The suite's reward_threshold: a Harbor task's trial passes at reward >= it (default 1). */
   rewardThreshold?: number;
+  /** The suite's agent_timeout and verifier_timeout in ms (Harbor tasks; absent or 0: task.toml's). */
+  agentTimeoutMs?: number;
+  verifierTimeoutMs?: number;
 }
 
 /** The JSON Schema committed as schemas/suite.schema.json. */
@@ -249,7 +262,28 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
     dir,
     tasksDir,
     ...(file.reward_threshold !== undefined ? { rewardThreshold: file.reward_threshold } : {}),
+    ...harborTimeouts(src, owner, file),
   };
+}
+
+/** The suite's Harbor timeouts in ms; one out of Go's range is refused, 0 leaves task.toml's. */
+function harborTimeouts(
+  src: YamlSource,
+  owner: string,
+  file: SuiteFile,
+): { agentTimeoutMs?: number; verifierTimeoutMs?: number } {
+  const out: { agentTimeoutMs?: number; verifierTimeoutMs?: number } = {};
+  for (const [key, field] of [
+    ["agent_timeout", "agentTimeoutMs"],
+    ["verifier_timeout", "verifierTimeoutMs"],
+  ] as const) {
+    const text = file[key];
+    if (text === undefined) continue;
+    const ms = parseDuration(text);
+    if (ms === null) throw failure(src, owner, [key], `${key}: duration out of range: "${text}"`);
+    if (ms > 0) out[field] = ms;
+  }
+  return out;
 }
 
 /** The Harbor tasks at `dir` (null: none), a bad one's ConfigError prefixed with the suite. */
@@ -319,4 +353,6 @@ const STRING_KEYS: ReadonlySet<string> = new Set([
   ...GRADER_STRING_KEYS.map((k) => `graders.${k}`),
   "variants.command",
   "variants.image",
+  "agent_timeout",
+  "verifier_timeout",
 ]);

@@ -105,17 +105,21 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       ]),
     );
     if (mk.exitCode !== 0) return fail(`start: cannot make /logs: ${stderrTail(mk.stderr)}`, "start");
-    const solution = task.solution !== undefined ? readFileSync(task.solution, "utf8") : undefined;
+    const variant = job.variant;
     const inv = ctx.driver.command({
       modelBaseUrl: ctx.agentModelUrl,
       apiKeyEnvName: ctx.apiKeyEnvName,
       home: ctx.home,
       workDir: workdir,
       prompt: task.prompt,
-      ...(job.variant.model ? { model: job.variant.model } : {}),
+      ...(variant.model ? { model: variant.model } : {}),
       ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
-      ...(solution !== undefined ? { solution } : {}),
-    } as never);
+      ...(variant.command !== undefined ? { command: variant.command } : {}),
+      // Only the oracle ever reads solution/solve.sh; no other agent's phase gets it.
+      ...(variant.harness === "oracle" && task.solution !== undefined
+        ? { solution: readFileSync(task.solution, "utf8") }
+        : {}),
+    });
     const s = staged(inv, STAGE);
     if (s.files.length > 0) {
       const cp = await call(["cp", stageDir(scratch, s.files), `${name}:${STAGE}`], { timeoutMs: 120_000 });
@@ -217,14 +221,14 @@ async function withContainer(
 registerTaskKind("harbor", harborPhases);
 
 /**
- * Gives a suite run's Harbor tasks their options (--image-map, the suite's reward_threshold, --cpus
- * and --memory when given) and names the tasks that will reach the internet (allow_internet under
+ * Gives a suite run's Harbor tasks their options (--image-map, the suite's reward_threshold and
+ * timeouts, --cpus and --memory when given) and names the tasks that will reach the internet (allow_internet under
  * --network bridge), for the scorecard. A bad --image-map is a ToolError naming it; an allow_internet
  * task without --network bridge a ConfigError.
  */
 export function prepareHarbor(
   tasks: readonly object[],
-  o: { imageMap: unknown; threshold?: number; cpus?: number; memory?: string; network: "none" | "bridge" },
+  o: Omit<HarborRunOptions, "imageMap" | "onDockerCall"> & { imageMap: unknown; network: "none" | "bridge" },
 ): { internet: string[] } {
   const harbor = tasks.filter((t) => isHarborTask(t as never)) as HarborTask[];
   applyHarborOptions(harbor, {
@@ -232,6 +236,8 @@ export function prepareHarbor(
     ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
     ...(o.cpus !== undefined ? { cpus: o.cpus } : {}),
     ...(o.memory !== undefined ? { memory: o.memory } : {}),
+    ...(o.agentTimeoutMs !== undefined ? { agentTimeoutMs: o.agentTimeoutMs } : {}),
+    ...(o.verifierTimeoutMs !== undefined ? { verifierTimeoutMs: o.verifierTimeoutMs } : {}),
   });
   const internet = harbor.filter((t) => t.harbor.config.allowInternet);
   // Refused before any trial: a run whose every trial is refused would score nothing.

@@ -4,7 +4,7 @@
 // inside its own environment through `agent-eval suite`, the scorecard counts it and --resume keeps
 // it; an allow_internet task is refused without --network bridge and named in the scorecard with it.
 import { describe, expect, test } from "bun:test";
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
 import { dockerCli } from "../../../lib/isolation/docker/engine.ts";
@@ -202,6 +202,46 @@ describe("agent-eval suite with Harbor tasks", () => {
         },
         newRequests: 0,
         keyInRequests: false,
+      });
+    },
+    LIMIT_MS,
+  );
+
+  test(
+    "the suite's agent_timeout replaces task.toml's; the verifier still judges what the agent left",
+    async () => {
+      using dir = tempDir("harbor-timeout");
+      const f = (n: string) => join(dir.path, n);
+      writeFileSync(
+        f("suite.yaml"),
+        "name: slow\ntasks: [fix-add]\nagent_timeout: 2s\nvariants:\n  - {name: sleeper, harness: command, command: 'touch /app/started && sleep 60'}\n",
+      );
+      const r = await agentEval(
+        [
+          "suite",
+          f("suite.yaml"),
+          "--tasks",
+          FIXTURES,
+          ...(await imageMap()),
+          "--trials",
+          f("t.jsonl"),
+          "--output",
+          "json",
+        ],
+        dir.path,
+      );
+      const log = readFileSync(join(dir.path, "t.logs", "fix-add", "sleeper", "0.log"), "utf8");
+      expect({
+        exitCode: r.exitCode,
+        trials: loadTrials(f("t.jsonl")).map((t) => [t.pass, t.reward, t.error, t.wallMs < 10_000]),
+        phases: log
+          .split("\n")
+          .filter((l) => l.startsWith("== "))
+          .map((l) => l.replace(/, \d+ ms$/, "")),
+      }).toEqual({
+        exitCode: 0,
+        trials: [[false, 0, "agent: timed out after 2s", true]],
+        phases: ["== agent: timed out", "== verifier: exit 0"],
       });
     },
     LIMIT_MS,

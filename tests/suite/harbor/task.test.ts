@@ -114,12 +114,13 @@ test("a suite names a Harbor task and a folder of them beside a task.yaml task",
   const suite = join(tmp.path, "suite.yaml");
   writeFileSync(
     suite,
-    "name: h\ntasks: [fix-add, dataset, yaml-task]\nreward_threshold: 0.5\nvariants:\n  - {name: a, harness: nop}\n",
+    "name: h\ntasks: [fix-add, dataset, yaml-task]\nreward_threshold: 0.5\nagent_timeout: 30m\nverifier_timeout: 90s\nvariants:\n  - {name: a, harness: nop}\n",
   );
   const s = loadSuite(suite, { tasksDir: tasks });
   expect({
     tasks: s.tasks.map((t) => [t.id, (t as { kind?: string }).kind ?? "yaml"]),
     threshold: s.rewardThreshold,
+    timeouts: [s.agentTimeoutMs, s.verifierTimeoutMs],
   }).toEqual({
     tasks: [
       ["fix-add", "harbor"],
@@ -128,9 +129,30 @@ test("a suite names a Harbor task and a folder of them beside a task.yaml task",
       ["yaml-fix-add", "yaml"],
     ],
     threshold: 0.5,
+    timeouts: [1_800_000, 90_000],
   });
   writeFileSync(join(tasks, "fix-add", "environment", "compose.yaml"), "services: {}\n");
   expect(() => loadSuite(suite, { tasksDir: tasks })).toThrow(
     `suite h: Cannot load Harbor task "${join(tasks, "fix-add", "environment", "compose.yaml")}": multi-container (docker-compose) environments are not supported yet; give environment/Dockerfile`,
   );
+});
+
+test.each([
+  {
+    name: "an agent_timeout that is no duration",
+    yaml: "agent_timeout: soon",
+    line: ':4:16: suite h: agent_timeout: expected a duration like "10m", "90s" or "1h30m", got "soon"',
+  },
+  {
+    name: "a reward_threshold that is no number",
+    yaml: "reward_threshold: high",
+    line: ':4:19: suite h: reward_threshold: expected a number, got "high"',
+  },
+])("a suite refuses $name in one line", ({ yaml, line }) => {
+  using tmp = tempDir("harbor-suite-keys");
+  mkdirSync(join(tmp.path, "tasks"));
+  cpSync(join(FIXTURES, "fix-add"), join(tmp.path, "tasks", "fix-add"), { recursive: true });
+  const suite = join(tmp.path, "suite.yaml");
+  writeFileSync(suite, `name: h\ntasks: [fix-add]\nvariants: [{name: a, harness: nop}]\n${yaml}\n`);
+  expect(() => loadSuite(suite, { tasksDir: join(tmp.path, "tasks") })).toThrow(`${suite}${line}`);
 });
