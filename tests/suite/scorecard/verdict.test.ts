@@ -63,7 +63,7 @@ describe("verdictFor", () => {
     },
   ];
   test.each(cases)("$name", ({ tasks, lo, hi, want }) => {
-    expect(verdictFor({ tasks, lo, hi })).toEqual(want);
+    expect(verdictFor({ tasks, lo, hi }) as { verdict: string; reason?: string }).toEqual(want);
   });
   test("the documented minimum", () => {
     expect(MIN_VERDICT_TASKS).toEqual(6);
