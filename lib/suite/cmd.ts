@@ -2,14 +2,13 @@
 // halo's (originals.md §6.7, §8): 0 the suite ran (whatever the trials did), 1 an error (SUITE_EDGE:
 // `error: <msg>` on stderr; bad flags, a bad suite or task file, no engine, a cancelled run), 3 a
 // tripped gate (--fail-on, gate-cmd.ts); 2 (policy issues) belongs to commands this one does not
-// have. The scorecard goes to stdout (Markdown, the --matrix table, or JSON with --output json);
+// have (its subcommand `suite merge` has its own edge: merge-cmd.ts). The scorecard goes to stdout
+// (Markdown, the --matrix table, or JSON with --output json) through publish.ts, as a merge's does;
 // messages and progress go to stderr.
-import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import type { ArgsDef } from "citty";
 import type { ToolEdge } from "../core/cli.ts";
 import { ConfigError, ToolError } from "../core/errors.ts";
 import { numberFlag, repeatable } from "../core/flags.ts";
-import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger } from "../core/log.ts";
 import { Progress, progressMode } from "../core/progress.ts";
 import { parseShard, shardLabel } from "../core/shard.ts";
@@ -20,20 +19,12 @@ import { checkEngine, dockerRunner, installSignalCleanup } from "../isolation/do
 import { LOCAL_WARNING, localRunner } from "../isolation/local.ts";
 import { BASE_IMAGE, imageOf, resolveBaseImage } from "./agents/image.ts";
 import { DRIVERS } from "./agents/index.ts";
-import {
-  finishRelease,
-  GATE_ARGS,
-  type GateFlags,
-  parseGateFlags,
-  prepareRelease,
-  releaseExit,
-  releaseText,
-} from "./gate-cmd.ts";
+import { GATE_ARGS, type GateFlags, parseGateFlags, prepareRelease } from "./gate-cmd.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
-import { renderTrendMarkdown, type TrendRow } from "./history.ts";
+import { publishRun } from "./publish.ts";
 import { checkTrialsFile } from "./resume.ts";
 import { newRunId, runSuite, safeName, suiteJobs } from "./run.ts";
-import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
+import type { Trial } from "./scorecard/index.ts";
 import { shardJobs } from "./shard.ts";
 import { runShard } from "./shard-run.ts";
 import { loadSuite, type Variant } from "./suite.ts";
@@ -162,39 +153,8 @@ export function defaultTrialsFile(suite: string): string {
   return `${safeName(suite)}.trials.jsonl`;
 }
 
-/**
- * Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. A trial's
- * log is relative to its trials file: one file's path, or (merged shards) each trial's directory.
- */
-export async function writeReport(
-  path: string,
-  sc: Scorecard,
-  trials: readonly Trial[],
-  trialsFile?: string | ((t: Trial) => string | undefined),
-  trend?: readonly TrendRow[],
-): Promise<void> {
-  if (extname(path).toLowerCase() === ".html") {
-    const { renderSuiteReportHtml } = await import("./report.ts");
-    // Trial logs are relative to the trials file; the report links to them from wherever it is written.
-    const one = typeof trialsFile === "string" ? dirname(resolve(trialsFile)) : undefined;
-    const baseOf = typeof trialsFile === "function" ? trialsFile : () => one;
-    const logHref = (t: Trial, base = baseOf(t)) =>
-      t.log === undefined || base === undefined
-        ? undefined
-        : relative(dirname(resolve(path)), join(base, t.log))
-            .split(sep)
-            .join("/");
-    writeFileAtomic(path, renderSuiteReportHtml(sc, trials, { logHref, ...(trend ? { trend } : {}) }));
-  } else
-    writeFileAtomic(
-      path,
-      renderMarkdown(sc) +
-        renderTrendMarkdown(
-          trend ?? [],
-          sc.variants.map((v) => v.name),
-        ),
-    );
-}
+/** The --report writer, kept importable from here (its home is publish.ts, shared with suite merge). */
+export { writeReport } from "./publish.ts";
 
 /** A finished trial in a word or two: pass, fail, error (it did not run through), infra <kind>. */
 export function trialWord(t: Trial): string {
@@ -310,14 +270,11 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
         `${title}: ${trials.length} trials in ${trialsFile}, no scorecard of its own (${unscored}): merge the shards with agent-eval suite merge`,
       );
     else {
-      if (harbor.internet.length > 0) scorecard.internet = harbor.internet;
-      // The gate, --history's line and trend, --matrix's table; --fail-on's exit 3 (halo's).
-      const { scorecard: sc, trend } = await finishRelease(scorecard, suite, o.release);
-      if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(sc));
-      if (o.report) await writeReport(o.report, sc, trials, trialsFile, trend);
-      process.stdout.write(o.output === "json" ? scorecardJson(sc) : releaseText(sc, o.release, trend));
-      exit = releaseExit(sc, o.release.failOn);
-      if (exit !== 0) log.error(`eval gate: ${sc.gate?.verdict} (--fail-on ${o.release.failOn})`);
+      exit = await publishRun(
+        { suite, scorecard, trials, logBase: trialsFile, internet: harbor.internet },
+        o,
+        log,
+      );
     }
     if (o.local) log.warn(LOCAL_WARNING);
   } finally {

@@ -8,21 +8,12 @@ import type { ArgsDef } from "citty";
 import type { ToolEdge } from "../core/cli.ts";
 import { ToolError, UsageError } from "../core/errors.ts";
 import { numberFlag } from "../core/flags.ts";
-import { writeFileAtomic } from "../core/fsx.ts";
 import { createLogger } from "../core/log.ts";
-import { writeReport } from "./cmd.ts";
-import {
-  finishRelease,
-  GATE_ARGS,
-  type GateFlags,
-  parseGateFlags,
-  prepareRelease,
-  releaseExit,
-  releaseText,
-} from "./gate-cmd.ts";
+import { GATE_ARGS, type GateFlags, parseGateFlags, prepareRelease } from "./gate-cmd.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
 import { MERGE_EXIT, mergeShards } from "./merge.ts";
-import { scorecardJson, type Trial } from "./scorecard/index.ts";
+import { type PublishOptions, publishRun } from "./publish.ts";
+import type { Trial } from "./scorecard/index.ts";
 import { loadSuite } from "./suite.ts";
 
 /** merge's edge: 2 for a refusal (bad flags, a shard that does not belong), 1 for anything else. */
@@ -74,18 +65,22 @@ export async function mergeCommand(flags: MergeFlags): Promise<number> {
   const merged = mergeShards(suite, files, seed);
   const base = new Map<Trial, string>(merged.trials.map((t, i) => [t, merged.bases[i]!]));
   const { internet } = prepareHarbor(suite.tasks, { imageMap: undefined, network: merged.network });
-  if (internet.length > 0) merged.scorecard.internet = internet;
-  const { scorecard: sc, trend } = await finishRelease(merged.scorecard, suite, release);
-  if (flags.scorecard) writeFileAtomic(flags.scorecard, scorecardJson(sc));
-  if (flags.report) await writeReport(flags.report, sc, merged.trials, (t) => base.get(t), trend);
-  process.stdout.write(output === "json" ? scorecardJson(sc) : releaseText(sc, release, trend));
   const log = createLogger("agent-eval");
   log.info(
     `merged ${merged.shards} shards of suite ${suite.name}: ${merged.trials.length} trials, seed ${merged.seed}`,
   );
-  const exit = releaseExit(sc, release.failOn);
-  if (exit !== 0) log.error(`eval gate: ${sc.gate?.verdict} (--fail-on ${release.failOn})`);
-  return exit;
+  const run = {
+    suite,
+    scorecard: merged.scorecard,
+    trials: merged.trials,
+    logBase: (t: Trial) => base.get(t),
+    internet,
+  };
+  return publishRun(
+    run,
+    { output: output as PublishOptions["output"], scorecard: flags.scorecard, report: flags.report, release },
+    log,
+  );
 }
 
 /** The gate flags, a bad one refused as a bad command line (exit 2 here, where the suite says 1). */

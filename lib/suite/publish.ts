@@ -1,0 +1,78 @@
+// The one way out of a suite run, whole (`agent-eval suite`) or merged from its shards (`suite
+// merge`): the internet note, the gate and --history's line (gate-cmd.ts), then the outputs (stdout,
+// --scorecard, --report) and the exit code (3 when --fail-on trips). Both commands end here, so a
+// merge prints what the whole run prints by construction, not by keeping two copies alike.
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { writeFileAtomic } from "../core/fsx.ts";
+import { finishRelease, type parseGateFlags, releaseExit, releaseText } from "./gate-cmd.ts";
+import { renderTrendMarkdown, type TrendRow } from "./history.ts";
+import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
+import type { Suite } from "./suite.ts";
+
+/** Where a trial's `log` is relative to: one trials file's path, or (merged shards) each trial's directory. */
+export type LogBase = string | ((t: Trial) => string | undefined);
+
+/**
+ * Writes the --report file: Markdown, or the reports lane's HTML when FILE ends in .html. A trial's
+ * log is relative to its trials file: one file's path, or (merged shards) each trial's directory.
+ */
+export async function writeReport(
+  path: string,
+  sc: Scorecard,
+  trials: readonly Trial[],
+  trialsFile?: LogBase,
+  trend?: readonly TrendRow[],
+): Promise<void> {
+  if (extname(path).toLowerCase() === ".html") {
+    const { renderSuiteReportHtml } = await import("./report.ts");
+    // Trial logs are relative to the trials file; the report links to them from wherever it is written.
+    const one = typeof trialsFile === "string" ? dirname(resolve(trialsFile)) : undefined;
+    const baseOf = typeof trialsFile === "function" ? trialsFile : () => one;
+    const logHref = (t: Trial, base = baseOf(t)) =>
+      t.log === undefined || base === undefined
+        ? undefined
+        : relative(dirname(resolve(path)), join(base, t.log))
+            .split(sep)
+            .join("/");
+    writeFileAtomic(path, renderSuiteReportHtml(sc, trials, { logHref, ...(trend ? { trend } : {}) }));
+  } else
+    writeFileAtomic(
+      path,
+      renderMarkdown(sc) +
+        renderTrendMarkdown(
+          trend ?? [],
+          sc.variants.map((v) => v.name),
+        ),
+    );
+}
+
+/** What the run's flags ask for at its end. */
+export interface PublishOptions {
+  output: "text" | "markdown" | "json";
+  scorecard?: string;
+  report?: string;
+  release: ReturnType<typeof parseGateFlags>;
+}
+
+/** Ends a run: returns its exit code (0, or 3 when --fail-on trips, said on stderr). */
+export async function publishRun(
+  run: {
+    suite: Suite;
+    scorecard: Scorecard;
+    trials: readonly Trial[];
+    logBase?: LogBase;
+    internet: readonly string[];
+  },
+  o: PublishOptions,
+  log: { error: (message: string) => void },
+): Promise<number> {
+  if (run.internet.length > 0) run.scorecard.internet = [...run.internet];
+  // The gate, --history's line and trend, --matrix's table; --fail-on's exit 3 (halo's).
+  const { scorecard: sc, trend } = await finishRelease(run.scorecard, run.suite, o.release);
+  if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(sc));
+  if (o.report) await writeReport(o.report, sc, run.trials, run.logBase, trend);
+  process.stdout.write(o.output === "json" ? scorecardJson(sc) : releaseText(sc, o.release, trend));
+  const exit = releaseExit(sc, o.release.failOn);
+  if (exit !== 0) log.error(`eval gate: ${sc.gate?.verdict} (--fail-on ${o.release.failOn})`);
+  return exit;
+}
