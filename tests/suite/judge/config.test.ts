@@ -10,7 +10,7 @@ import { JudgeFile, loadRubric, rubricJsonSchema, secureUrl } from "../../../lib
 import { parseWith, readYaml } from "../../../lib/suite/yaml.ts";
 import { tempDir } from "../../support/tmp.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../fixtures/judge");
+const FIXTURES = join(import.meta.dirname, "../../fixtures/judge/evals/rubrics");
 
 describe("loadRubric", () => {
   test("the original's testdata rubric", () => {

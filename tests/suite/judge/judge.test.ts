@@ -31,7 +31,7 @@ import { tempDir } from "../../support/tmp.ts";
 const KEY = "sk-judge-7f3a9c1e5b2d8f4a";
 const AWS = "AKIDJUDGE0123456:judge/secret+key0123456789abcdef";
 const REGION = "eu-west-1";
-const FIXTURES = join(import.meta.dirname, "../../fixtures/judge");
+const FIXTURES = join(import.meta.dirname, "../../fixtures/judge/evals/rubrics");
 const quality = loadRubric(join(FIXTURES, "quality.yaml"));
 const wide = loadRubric(join(FIXTURES, "code-change-quality.yaml"));
 const GOOD = '{"scores": {"correctness": 1, "minimality": 0.4}, "rationale": "fixed, a little noisy"}';

@@ -13,8 +13,10 @@ import {
   trialParts,
 } from "../../../lib/suite/judge/prompt.ts";
 
-const quality = loadRubric(join(import.meta.dirname, "../../fixtures/judge/quality.yaml"));
-const wide = loadRubric(join(import.meta.dirname, "../../fixtures/judge/code-change-quality.yaml"));
+const quality = loadRubric(join(import.meta.dirname, "../../fixtures/judge/evals/rubrics/quality.yaml"));
+const wide = loadRubric(
+  join(import.meta.dirname, "../../fixtures/judge/evals/rubrics/code-change-quality.yaml"),
+);
 const NONCE = "0123456789abcdef01234567";
 
 test("the system text", () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { loadRubric } from "../../../lib/suite/judge/config.ts";
 import { checkVerdict, parseVerdict, SCHEMA_ERROR } from "../../../lib/suite/judge/verdict.ts";
 
-const rubric = loadRubric(join(import.meta.dirname, "../../fixtures/judge/quality.yaml"));
+const rubric = loadRubric(join(import.meta.dirname, "../../fixtures/judge/evals/rubrics/quality.yaml"));
 const ok = (correctness: number, minimality: number, rationale: string, score: number) => ({
   score,
   scores: { correctness, minimality },
