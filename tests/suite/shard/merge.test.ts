@@ -96,6 +96,11 @@ describe("whole vs 4 shards merged", () => {
       logs: merged.trials.every(
         (t, i) => t.log !== undefined && merged.bases[i]!.startsWith(join(dir.path, "run")),
       ),
+      // An unsharded run's trials file is the original's: no header, a trial on every line.
+      wholeFile: readFileSync(join(dir.path, "whole", "shardy.trials.jsonl"), "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => Object.keys(JSON.parse(l))[0]),
     }).toEqual({
       infra: [
         `${INFRA_TASK}/control#0`,
@@ -107,6 +112,7 @@ describe("whole vs 4 shards merged", () => {
       sameAsWhole: true,
       sizes: [6, 6, 6, 6],
       logs: true,
+      wholeFile: Array(24).fill("task"),
     });
   });
 });
