@@ -78,9 +78,6 @@ function matrixScorecard() {
   const names = variants.map((v) => v.name);
   const trials = matrixTrials(names);
   const sc = buildScorecard(SUITE.name, control, names, trials, { seed: SUITE.seed, k: SUITE.k });
-  // Per-variant tool calls are P1's (issue 13) in scorecard/index.ts; until they land, their sum here.
-  for (const v of sc.variants)
-    v.toolCalls ??= trials.filter((t) => t.variant === v.name).reduce((n, t) => n + (t.toolCalls ?? 0), 0);
   return applyGate(sc, thresholdsOf(GateFile.parse(SUITE.gate)));
 }
 
