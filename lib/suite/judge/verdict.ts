@@ -48,13 +48,17 @@ export function parseVerdict(rubric: Rubric, reply: string): Verdict | { error: 
   if ("error" in parsed) return bad(parsed.error);
   const data = parsed.data;
   if (!isRecord(data)) return bad("expected one JSON object");
-  const unknown = Object.keys(data).find((k) => k !== "scores" && k !== "rationale");
-  if (unknown !== undefined) return bad(`unknown field ${JSON.stringify(unknown)}`);
-  if (data.rationale !== undefined && typeof data.rationale !== "string")
-    return bad("rationale: expected a string");
-  if (data.scores !== undefined && data.scores !== null && !isRecord(data.scores))
-    return bad("scores: expected an object of criterion scores");
-  return checkVerdict(rubric, (data.scores ?? {}) as Record<string, unknown>, data.rationale ?? "");
+  // Go's decoder matches field names without regard to case, the last of a repeated one winning.
+  const fields: { scores?: unknown; rationale?: unknown } = {};
+  for (const [k, v] of Object.entries(data)) {
+    const name = k.toLowerCase();
+    if (name !== "scores" && name !== "rationale") return bad(`unknown field ${JSON.stringify(k)}`);
+    fields[name] = v;
+  }
+  const { scores, rationale } = fields;
+  if (rationale != null && typeof rationale !== "string") return bad("rationale: expected a string");
+  if (scores != null && !isRecord(scores)) return bad("scores: expected an object of criterion scores");
+  return checkVerdict(rubric, (scores ?? {}) as Record<string, unknown>, rationale ?? "");
 }
 
 /**

@@ -111,6 +111,21 @@ const cases = [
     reply: '{"scores": [1, 1], "rationale": "ok"}',
     want: err("scores: expected an object of criterion scores"),
   },
+  {
+    name: "field names in another case, as Go's decoder takes them",
+    reply: '{"Scores": {"correctness": 1, "minimality": 1}, "RATIONALE": "ok"}',
+    want: ok(1, 1, "ok", 1),
+  },
+  {
+    name: "criterion names are exact",
+    reply: '{"scores": {"Correctness": 1, "minimality": 1}, "rationale": "ok"}',
+    want: err('criterion "correctness" needs a score in [0,1]'),
+  },
+  {
+    name: "null rationale",
+    reply: '{"scores": {"correctness": 1, "minimality": 1}, "rationale": null}',
+    want: err("rationale is required"),
+  },
   { name: "no scores", reply: '{"rationale": "ok"}', want: err("want scores for exactly 2 criteria, got 0") },
   { name: "a list", reply: "[1]", want: err('expected one JSON object, got "[1]"') },
   { name: "empty", reply: "", want: err("the reply is empty") },
