@@ -249,7 +249,7 @@ export function buildRequest(request: Record<string, unknown>, route: Route): Wi
 export function judgeRequest(model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
   return {
     model,
-    max_tokens: 1024,
+    max_tokens: o.maxTokens ?? 1024,
     ...judgeExtras(o, "system", (t) => t),
     messages: [{ role: "user", content: prompt }],
   };

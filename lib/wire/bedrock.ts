@@ -231,7 +231,7 @@ export function rewriteBody(request: Record<string, unknown>, _model: string): R
 export function judgeRequest(_model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
   return {
     anthropic_version: "bedrock-2023-05-31",
-    max_tokens: 1024,
+    max_tokens: o.maxTokens ?? 1024,
     ...judgeExtras(o, "system", (t) => t),
     messages: [{ role: "user", content: prompt }],
   };

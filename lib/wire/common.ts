@@ -201,6 +201,8 @@ export interface WireRequest {
 export interface JudgeAsk {
   system?: string;
   temperature?: number;
+  /** The reply's token limit (Anthropic and Bedrock always send one: 1024 unless given). */
+  maxTokens?: number;
 }
 
 /** The judge extras as body keys under the protocol's names for them (none when absent). */

@@ -244,7 +244,14 @@ export function judgeRequest(_model: string, prompt: string, o: JudgeAsk = {}): 
   return {
     ...judgeExtras({ system: o.system }, "systemInstruction", (t) => ({ parts: [{ text: t }] })),
     contents: [{ role: "user", parts: [{ text: prompt }] }],
-    ...(o.temperature === undefined ? {} : { generationConfig: { temperature: o.temperature } }),
+    ...(o.temperature === undefined && o.maxTokens === undefined
+      ? {}
+      : {
+          generationConfig: {
+            ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+            ...(o.maxTokens === undefined ? {} : { maxOutputTokens: o.maxTokens }),
+          },
+        }),
   };
 }
 

@@ -244,7 +244,12 @@ export function buildRequest(request: Record<string, unknown>, route: Route): Wi
 
 /** A judge's request: the prompt as the input, no tools (system text as `instructions` if asked). */
 export function judgeRequest(model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
-  return { model, ...judgeExtras(o, "instructions", (t) => t), input: prompt };
+  return {
+    model,
+    ...judgeExtras(o, "instructions", (t) => t),
+    ...(o.maxTokens === undefined ? {} : { max_output_tokens: o.maxTokens }),
+    input: prompt,
+  };
 }
 
 /** The function_call and custom_tool_call items (a reply's output or a request's input), malformed kept. */

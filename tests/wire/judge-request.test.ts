@@ -15,14 +15,14 @@ const PLAIN = {
 };
 
 const WITH_SYSTEM = {
-  anthropic: { ...PLAIN.anthropic, system: "s", temperature: 0 },
-  responses: { ...PLAIN.responses, instructions: "s", temperature: 0 },
+  anthropic: { ...PLAIN.anthropic, max_tokens: 512, system: "s", temperature: 0 },
+  responses: { ...PLAIN.responses, instructions: "s", temperature: 0, max_output_tokens: 512 },
   gemini: {
     ...PLAIN.gemini,
     systemInstruction: { parts: [{ text: "s" }] },
-    generationConfig: { temperature: 0 },
+    generationConfig: { temperature: 0, maxOutputTokens: 512 },
   },
-  bedrock: { ...PLAIN.bedrock, system: "s", temperature: 0 },
+  bedrock: { ...PLAIN.bedrock, max_tokens: 512, system: "s", temperature: 0 },
 };
 
 describe("judgeRequest", () => {
@@ -30,8 +30,8 @@ describe("judgeRequest", () => {
     test(`${name}: the prompt alone`, () => {
       expect(protocol(name).judgeRequest("m", "p")).toEqual(PLAIN[name]);
     });
-    test(`${name}: with a system text and temperature 0`, () => {
-      expect(protocol(name).judgeRequest("m", "p", { system: "s", temperature: 0 })).toEqual(
+    test(`${name}: with a system text, temperature 0 and a token limit`, () => {
+      expect(protocol(name).judgeRequest("m", "p", { system: "s", temperature: 0, maxTokens: 512 })).toEqual(
         WITH_SYSTEM[name],
       );
     });

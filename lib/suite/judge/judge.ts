@@ -122,6 +122,7 @@ export async function judgeTrial(judge: Judge, input: TrialInput): Promise<Judge
   const body = protocol(name).judgeRequest(judge.model, renderPrompt(parts, nonce), {
     system: systemPrompt(rubric, shown.criteria, nonce),
     temperature: 0,
+    maxTokens: 1024,
   });
   let reply: Awaited<ReturnType<typeof callModel>>;
   try {
