@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
 import { withFileLock, writeFileAtomic } from "../core/fsx.ts";
 import { parseJsonl } from "../core/jsonl.ts";
-import { GateResult, type Scorecard, VariantScore } from "./scorecard/schema.ts";
+import { GateResult, type Scorecard } from "./scorecard/schema.ts";
 
 /** One history line; the original's fields, then our `version`. */
 export const HistoryLine = z.looseObject({
@@ -17,7 +17,12 @@ export const HistoryLine = z.looseObject({
     .describe("offline: a suite run; online: the original's judged shadow pairs"),
   suite: z.string().optional(),
   gate: GateResult.optional(),
-  variants: z.array(VariantScore).optional().describe("the scorecard's variant rows (trials left out)"),
+  // The trend reads a row's name and pass@1; the rest is the scorecard's row as it was written
+  // (schemas/scorecard.schema.json), kept as is so the history outlives changes to that format.
+  variants: z
+    .array(z.looseObject({ name: z.string().min(1), pass1: z.number().min(0).max(1) }))
+    .optional()
+    .describe("the scorecard's variant rows (trials left out)"),
   online: z.looseObject({}).optional().describe("the original's online reading, kept as is"),
   version: z.literal(1).optional(),
 });
