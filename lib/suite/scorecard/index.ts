@@ -62,6 +62,12 @@ function meanOfReported(trials: readonly Trial[], field: "turns", key: "meanTurn
   return reported.length === 0 ? {} : { [key]: sumOf(reported, (t) => t[field]) / reported.length };
 }
 
+/** `{meanReward}` when any trial carries a reward (Harbor tasks): a trial without one counts 0; {} if none does. */
+function meanReward(trials: readonly Trial[]): Partial<VariantScore> {
+  if (!trials.some((t) => typeof t.reward === "number")) return {};
+  return { meanReward: sumOf(trials, (t) => t.reward ?? 0) / trials.length };
+}
+
 function score(
   name: string,
   all: readonly Trial[],
@@ -115,6 +121,7 @@ function score(
     ...gradingFields(all, grading),
     tasks: tasks.length,
     ...meanOfReported(scored, "turns", "meanTurns"),
+    ...meanReward(scored),
     infraFailures: all.length - scored.length,
     ...(setupFailures > 0 ? { setupFailures } : {}),
     pass1TaskCILo: taskPass.lo,

@@ -44,6 +44,11 @@ function extras(sc: Scorecard): Extra[] {
       cell: (v) => (v.judgeScore === undefined ? "-" : goFixed(v.judgeScore, 2)),
     },
     {
+      header: "Mean reward",
+      has: (v) => v.meanReward !== undefined,
+      cell: (v) => (v.meanReward === undefined ? "-" : goFixed(v.meanReward, 3)),
+    },
+    {
       header: "Setup failures",
       has: (v) => (v.setupFailures ?? 0) > 0,
       cell: (v) => `${v.setupFailures ?? 0}`,

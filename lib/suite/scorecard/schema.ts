@@ -72,6 +72,11 @@ export const Trial = z.looseObject({
     .array(z.enum(METRICS))
     .optional()
     .describe("metrics the harness CLI did not report (their values are 0, not measured)"),
+  reward: z
+    .number()
+    .optional()
+    .describe("Harbor tasks: the verifier's reward (reward.txt, or reward.json's), non-binary values kept"),
+  rewards: z.record(z.string(), z.number()).optional().describe("Harbor tasks: every number of reward.json"),
 });
 export type Trial = z.infer<typeof Trial>;
 
@@ -101,6 +106,10 @@ export const VariantScore = z.looseObject({
   toolCalls: count.optional(),
   gradeErrors: count.optional().describe("trials with a graderError (present when the run had graders)"),
   judgeScore: rate.optional().describe("mean judge score over the variant's judged grades"),
+  meanReward: z
+    .number()
+    .optional()
+    .describe("Harbor tasks: the mean reward over scored trials (one without a reward counts 0)"),
   tasks: count.optional().describe("tasks with at least one scored trial"),
   meanTurns: z.number().min(0).optional(),
   infraFailures: count.optional(),

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { judge, renderCheck } from "../../../lib/suite/harbor/check.ts";
 import { contextListing, fromLines, mapDockerfile, parseImageMap } from "../../../lib/suite/harbor/image.ts";
 import { parseRewardJson, parseRewardText, type Reward } from "../../../lib/suite/harbor/verifier.ts";
-import type { Trial } from "../../../lib/suite/scorecard/index.ts";
+import { buildScorecard, renderMarkdown, type Trial } from "../../../lib/suite/scorecard/index.ts";
 import { tempDir } from "../../support/tmp.ts";
 
 test.each<{ name: string; text: string; expected: Reward }>([
@@ -189,4 +189,28 @@ test("tasks check prints a table and a count", () => {
       "",
     ].join("\n"),
   );
+});
+
+test("the scorecard keeps non-binary rewards as each variant's mean reward, and shows the column", () => {
+  const t = (variant: string, task: string, reward: number | undefined, pass = false) =>
+    trial({ variant, task, pass, ...(reward !== undefined ? { reward } : {}) });
+  const trials = [t("a", "x", 0.5), t("a", "y", 1, true), t("b", "x", 0.25), t("b", "y", undefined)];
+  const sc = buildScorecard("h", "a", ["a", "b"], trials, { seed: 1 });
+  const none = buildScorecard("h", "a", ["a"], [t("a", "x", undefined)], { seed: 1 });
+  const cells = (l: string) => l.split("|").map((c) => c.trim());
+  const lines = renderMarkdown(sc).split("\n");
+  const header = cells(lines.find((l) => l.startsWith("| Variant | Trials"))!);
+  const col = header.indexOf("Mean reward");
+  expect({
+    meanReward: sc.variants.map((v) => [v.name, v.meanReward]),
+    cells: lines.filter((l) => /^\| [ab] \|/.test(l)).map((l) => cells(l)[col]),
+    withoutRewards: [none.variants[0]!.meanReward, renderMarkdown(none).includes("Mean reward")],
+  }).toEqual({
+    meanReward: [
+      ["a", 0.75],
+      ["b", 0.125],
+    ],
+    cells: ["0.750", "0.125"],
+    withoutRewards: [undefined, false],
+  });
 });
