@@ -163,7 +163,7 @@ describe("agent-eval suite with Harbor tasks", () => {
       const summary = () => {
         const sc = loadScorecard(f("sc.json"));
         return {
-          pass1: sc.variants.map((v) => [v.name, v.trials, v.pass1]),
+          pass1: sc.variants.map((v) => [v.name, v.trials, v.pass1, v.meanReward]),
           trials: loadTrials(f("trials.jsonl")).map((t) => [t.variant, t.pass, t.reward, t.error ?? null]),
         };
       };
@@ -181,8 +181,8 @@ describe("agent-eval suite with Harbor tasks", () => {
         first: 0,
         after: {
           pass1: [
-            ["control", 1, 0],
-            ["fixer", 1, 1],
+            ["control", 1, 0, 0],
+            ["fixer", 1, 1, 1],
           ],
           trials: [
             ["control", false, 0, null],
@@ -192,8 +192,8 @@ describe("agent-eval suite with Harbor tasks", () => {
         resumed: 0,
         again: {
           pass1: [
-            ["control", 1, 0],
-            ["fixer", 1, 1],
+            ["control", 1, 0, 0],
+            ["fixer", 1, 1, 1],
           ],
           trials: [
             ["control", false, 0, null],
