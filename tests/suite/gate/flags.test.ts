@@ -95,9 +95,7 @@ describe("refused before any trial: one error line, exit 1", () => {
         {
           exitCode: 1,
           stdout: "",
-          error: [
-            `error: Cannot parse history "${history}": line 2: Expecting value at line 1 column 1`,
-          ],
+          error: [`error: Cannot parse history "${history}": line 2: Expecting value at line 1 column 1`],
         },
         { exitCode: 1, stdout: "", error: ["error: suite any-agent: --matrix: no matrix defined"] },
       ],
