@@ -28,7 +28,12 @@ export function resumeTrials(
   header?: ShardHeader,
 ): Map<string, Trial> {
   const kept = new Map<string, Trial>();
-  if (!existsSync(path)) return kept;
+  if (!existsSync(path)) {
+    // A first attempt under --resume (a retried pod, a CI re-run): the shard's header still goes
+    // first, or merge would refuse the file as no shard's.
+    if (header !== undefined) startTrials(path, header);
+    return kept;
+  }
   let text: string;
   try {
     text = readFileSync(path, "utf8");

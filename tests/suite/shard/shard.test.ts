@@ -216,6 +216,19 @@ describe("--resume inside a shard", () => {
     });
   });
 
+  test("--resume on a file that does not exist yet starts it with the shard's header", async () => {
+    const fresh = join(dir.path, "fresh", TRIALS_NAME);
+    const r = await runShard(suite, { index: 0, count: 2 }, options(fresh, { resume: true }));
+    const after = readFileSync(fresh, "utf8").trimEnd().split("\n");
+    const first = readFileSync(files[0]!, "utf8").split("\n")[0];
+    expect({ resumed: r.resumed, n: r.trials.length, header: after[0], lines: after.length }).toEqual({
+      resumed: 0,
+      n: 12,
+      header: first,
+      lines: 13,
+    });
+  });
+
   const refusals: {
     name: string;
     file: () => string;
