@@ -126,18 +126,27 @@ describe("agent-eval plan --suite through the entry", () => {
     });
     return { exitCode: r.exitCode, json: JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "null") };
   };
-  test("a plan (exit 0), a missing file (exit 3), a bad flag (exit 2)", async () => {
+  test("a plan (exit 0), a missing file (exit 3), a bad or misspelt flag (exit 2)", async () => {
     const ok = await cli(["--suite", ANY, "--drop", "0.1"]);
     const missing = await cli(["--suite", "/nonexistent/s.yaml"]);
     const usage = await cli(["--suite", ANY, "--scorecard", "x.json"]);
+    const misspelt = await cli(["--suite", ANY, "--drpo", "0.1"]);
     expect([
       [ok.exitCode, ok.json.suite, ok.json.rows.length],
       [missing.exitCode, missing.json],
       [usage.exitCode, usage.json],
+      [misspelt.exitCode, misspelt.json],
     ]).toEqual([
       [0, "any-agent", 5],
       [3, { error: "/nonexistent/s.yaml: no such file", exit: 3 }],
       [2, { error: "plan: give --suite SUITE.yaml or --scorecard FILE, not both", exit: 2 }],
+      [
+        2,
+        {
+          error: 'Cannot accept unknown flag "--drpo": did you mean --drop? (see agent-eval plan --help)',
+          exit: 2,
+        },
+      ],
     ]);
   });
 });
