@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { callModel, type Endpoint } from "../wire/call.ts";
 import { type Answer, protocol, type WireRequest } from "../wire/index.ts";
-import { loadStepCase, type StepCase, type StepProtocol } from "./case.ts";
+import { loadStepCase, type StepCase } from "./case.ts";
 import { erroredGrade, gradeAnswer } from "./match.ts";
 import type { StepResult } from "./scorecard.ts";
 
