@@ -2,6 +2,8 @@
 // none|hold|block (exit 3 when the gate is at or past it), --history FILE (a JSONL line per run, a
 // trend of the last runs in the text and HTML outputs) and --matrix (run the suite's matrix; the
 // terminal table on stdout). What to gate, to append and to print, kept out of cmd.ts's run.
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { ConfigError, ToolError } from "../core/errors.ts";
 import { applyGate, thresholdsOf } from "./gate.ts";
 import {
@@ -60,11 +62,18 @@ export function parseGateFlags(f: GateFlags): { failOn: FailOn; history?: string
 
 /**
  * The suite to run: with --matrix its matrix's cells as the variants and the baseline as the control;
- * without, a matrix-only suite is refused. A --history file is read first, so a bad line stops the
- * run before any trial (ConfigError naming the file and the line).
+ * without, a matrix-only suite is refused. A --history file is read first, so a bad line (or a
+ * missing directory) stops the run before any trial (ConfigError naming the file and the line).
  */
 export function prepareRelease(suite: Suite, o: ReturnType<typeof parseGateFlags>): Suite {
-  if (o.history !== undefined) loadHistory(o.history);
+  if (o.history !== undefined) {
+    loadHistory(o.history);
+    // The line is appended after the run: a directory that is not there would lose it then.
+    if (!existsSync(dirname(resolve(o.history))))
+      throw new ConfigError(
+        `--history "${o.history}": directory ${dirname(resolve(o.history))} does not exist`,
+      );
+  }
   if (!o.matrix) {
     if (suite.variants.length === 0)
       throw new ConfigError(`suite ${suite.name}: no variants, only a matrix: run it with --matrix`);

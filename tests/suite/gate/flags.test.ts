@@ -75,7 +75,7 @@ describe("refused before any trial: one error line, exit 1", () => {
       error: r.stderr.split("\n").filter((l) => l.startsWith("error:")),
     };
   };
-  test("a bad --fail-on, a bad history line, --matrix without a matrix", async () => {
+  test("a bad --fail-on, a bad history line, --matrix without a matrix, a history in no directory", async () => {
     using dir = tempDir("proctor-release-flags");
     const history = join(dir.path, "h.jsonl");
     writeFileSync(history, '{"time":"2026-12-01T10:00:00Z","kind":"offline"}\nnot json\n');
@@ -84,6 +84,7 @@ describe("refused before any trial: one error line, exit 1", () => {
       cli(dir.path, [ANY, "--trials", trials, "--fail-on", "sometimes"]),
       cli(dir.path, [ANY, "--trials", trials, "--history", history]),
       cli(dir.path, [ANY, "--trials", trials, "--matrix"]),
+      cli(dir.path, [ANY, "--trials", trials, "--history", join(dir.path, "no", "h.jsonl")]),
     ]);
     expect({ got, history: readFileSync(history, "utf8") }).toEqual({
       got: [
@@ -98,6 +99,13 @@ describe("refused before any trial: one error line, exit 1", () => {
           error: [`error: Cannot parse history "${history}": line 2: Expecting value at line 1 column 1`],
         },
         { exitCode: 1, stdout: "", error: ["error: suite any-agent: --matrix: no matrix defined"] },
+        {
+          exitCode: 1,
+          stdout: "",
+          error: [
+            `error: --history "${join(dir.path, "no", "h.jsonl")}": directory ${join(dir.path, "no")} does not exist`,
+          ],
+        },
       ],
       history: '{"time":"2026-12-01T10:00:00Z","kind":"offline"}\nnot json\n',
     });
