@@ -15,6 +15,7 @@ import type { TrialJudge } from "./graders/index.ts";
 import { judgeForRun } from "./judge/judge.ts";
 import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import { appendTrial, resumeTrials, startTrials, trialKey } from "./resume.ts";
+import { judgeInfo } from "./scorecard/grading.ts";
 import { buildScorecard, type Scorecard, type Trial } from "./scorecard/index.ts";
 import { shardHeader, shardJobs } from "./shard.ts";
 import type { Suite, Variant } from "./suite.ts";
@@ -116,6 +117,8 @@ export function scoreSuite(
     { seed: opts.seed ?? 1, ...(suite.k !== undefined ? { k: suite.k } : {}) },
   );
   scorecard.runner = opts.local ? "local" : "docker";
+  const judge = judgeInfo(trials, suite.judge);
+  if (judge !== undefined) scorecard.judge = judge;
   return scorecard;
 }
 

@@ -31,3 +31,25 @@ export function gradingFields(
   if (scores.length > 0) out.judgeScore = scores.reduce((m, x) => m + x / scores.length, 0);
   return out;
 }
+
+/** The scorecard's `judge`: what graded the run (the original's JudgeInfo). */
+export interface JudgeInfo {
+  model: string;
+  wire?: string;
+  rubrics: string[];
+}
+
+/**
+ * The run's judge as the original's scorecard names it: the suite's judge model and wire, and every
+ * rubric id@version that graded a trial, sorted; undefined when no grade names a rubric.
+ */
+export function judgeInfo(
+  trials: readonly Trial[],
+  judge: { model: string; wire: string } | undefined,
+): JudgeInfo | undefined {
+  const refs = new Set<string>();
+  for (const t of trials) for (const g of t.grades ?? []) if (g.rubric) refs.add(g.rubric);
+  if (refs.size === 0) return undefined;
+  const rubrics = [...refs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { model: judge?.model ?? "", ...(judge ? { wire: judge.wire } : {}), rubrics };
+}

@@ -190,6 +190,10 @@ export const Scorecard = z.looseObject({
     .describe("local: the trials ran on the host without isolation (--local, testing only)"),
   gate: GateResult.optional().describe("the worst comparison's gate, reasons prefixed by variant"),
   thresholds: z.looseObject({}).optional().describe("the gate's thresholds, defaults applied"),
+  judge: z
+    .looseObject({ model: z.string(), wire: z.string().optional(), rubrics: z.array(z.string()) })
+    .optional()
+    .describe("what graded the run: the suite's judge model and wire, every rubric id@version used"),
   shard: z
     .string()
     .regex(/^\d+\/\d+$/)

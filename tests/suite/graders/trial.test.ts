@@ -177,6 +177,7 @@ variants:
         .filter((l) => l.startsWith("| control") || l.startsWith("| Variant |"))[0]!
         .includes("Grade errors | Judge score"),
       auth: [mock.requests.at(-1)!.auth, mock.requests.at(-1)!.scenario],
+      judge: scorecard.judge,
     }).toEqual({
       grades: [
         "control:false:diff=true/-,judge:q@3=false/0",
@@ -192,6 +193,7 @@ variants:
       fixer: { k: 1, toolCalls: 0, gradeErrors: 0, judgeScore: 1, pass1: 1 },
       md: true,
       auth: ["x-api-key", "keyed"],
+      judge: { model: "judge-1", wire: "anthropic-messages", rubrics: ["q@3"] },
     });
   });
 

@@ -2,7 +2,9 @@
 // present only when the trials carry them, so an ungraded run's scorecard keeps its bytes; a grader
 // error counts once per trial; the judge score is the mean over every judged grade of the variant.
 import { expect, test } from "bun:test";
+import { type JudgeInfo, judgeInfo } from "../../../lib/suite/scorecard/grading.ts";
 import { buildScorecard, renderMarkdown, type Trial } from "../../../lib/suite/scorecard/index.ts";
+import type { Grade } from "../../../lib/suite/scorecard/schema.ts";
 
 const trial = (variant: string, task: string, over: Partial<Trial> = {}): Trial => ({
   task,
@@ -83,4 +85,47 @@ test("the Markdown gains Grade errors and Judge score columns only for a graded 
       header(renderMarkdown(plain)).includes("Grade errors") ||
       header(renderMarkdown(plain)).includes("Tool calls"),
   }).toEqual({ graded: [true, true], plain: false });
+});
+
+const infoCases: {
+  name: string;
+  grades: Grade[][];
+  judge: { model: string; wire: string } | undefined;
+  want: JudgeInfo | undefined;
+}[] = [
+  {
+    name: "nothing judged: no judge",
+    grades: [[{ grader: "diff", pass: true }]],
+    judge: undefined,
+    want: undefined,
+  },
+  {
+    name: "rubrics sorted and once each, with the suite's judge",
+    grades: [[judged(1), { grader: "judge:a@2", pass: true, rubric: "a@2" }], [judged(0)]],
+    judge: { model: "m-1", wire: "anthropic-messages" },
+    want: { model: "m-1", wire: "anthropic-messages", rubrics: ["a@2", "q@1"] },
+  },
+  {
+    name: "a graded rubric without a suite judge (the grades' errors say why): model empty, as the original",
+    grades: [
+      [
+        {
+          grader: "judge:q@1",
+          pass: false,
+          rubric: "q@1",
+          error: "no judge configured (suite judge: block)",
+        },
+      ],
+    ],
+    judge: undefined,
+    want: { model: "", rubrics: ["q@1"] },
+  },
+];
+test.each(infoCases)("judgeInfo: $name", ({ grades, judge, want }) => {
+  expect(
+    judgeInfo(
+      grades.map((g, i) => trial("a", `t${i}`, { grades: g })),
+      judge,
+    ),
+  ).toEqual(want);
 });
