@@ -8,10 +8,14 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
 import { dockerCli } from "../../../lib/isolation/docker/engine.ts";
+import { dockerRunner } from "../../../lib/isolation/docker/index.ts";
 import { resolveBaseImage } from "../../../lib/suite/agents/image.ts";
-import { taskImage } from "../../../lib/suite/harbor/image.ts";
+import { DRIVERS } from "../../../lib/suite/agents/index.ts";
+import { parseImageMap, taskImage } from "../../../lib/suite/harbor/image.ts";
 import { loadHarborTask } from "../../../lib/suite/harbor/task.ts";
+import { applyHarborOptions } from "../../../lib/suite/harbor/trial.ts";
 import { loadScorecard, loadTrials } from "../../../lib/suite/scorecard/index.ts";
+import { runTrial } from "../../../lib/suite/trial.ts";
 import { agentCli } from "../../support/agent-clis.ts";
 import { startMockModel } from "../../support/mock-model.ts";
 import { tempDir } from "../../support/tmp.ts";
@@ -123,6 +127,82 @@ describe("agent-eval tasks check", () => {
   );
 });
 
+describe("a Harbor trial's container", () => {
+  test(
+    "hardened, offline, task.toml's resources; tests/ reaches /tests only after the agent",
+    async () => {
+      const map = await imageMap();
+      const task = loadHarborTask(join(FIXTURES, "fix-add"));
+      const calls: string[][] = [];
+      applyHarborOptions([task], {
+        imageMap: parseImageMap([map[1]!]),
+        onDockerCall: (argv) => calls.push(argv),
+      });
+      const trial = await runTrial(
+        { task, variant: { name: "oracle", harness: "oracle" }, repeat: 0 },
+        {
+          runId: `harbor-verbs-${process.pid}`,
+          runner: dockerRunner(),
+          driver: DRIVERS.oracle,
+          image: "",
+          repoDir: task.dir,
+          network: "none",
+          passEnv: [],
+          modelUrl: "",
+          agentModelUrl: "",
+          apiKeyEnvName: "",
+          workDir: "/work",
+          home: "/tmp/home",
+        },
+      );
+      const start = calls.find((c) => c[0] === "run")!;
+      const flag = (name: string) => start.find((a) => a.startsWith(`${name}=`));
+      // What each call does, in order, past the image look-ups.
+      const verbs = calls
+        .filter((c) => c[0] !== "image")
+        .map((c) =>
+          c[0] === "exec"
+            ? `exec ${c
+                .slice(c.findIndex((a) => a.startsWith("proctor-harbor-")) + 1)
+                .join(" ")
+                .slice(0, 30)}`
+            : c[0] === "cp"
+              ? `cp ${c[2]!.split(":")[1]}`
+              : c[0]!,
+        );
+      expect({
+        pass: trial.pass,
+        reward: trial.reward,
+        network: start[start.indexOf("--network") + 1],
+        hardening: [
+          flag("--cap-drop"),
+          start.includes("--security-opt=no-new-privileges"),
+          flag("--pids-limit"),
+        ],
+        resources: [flag("--cpus"), flag("--memory"), flag("--user")],
+        verbs,
+      }).toEqual({
+        pass: true,
+        reward: 1,
+        network: "none",
+        hardening: ["--cap-drop=ALL", true, "--pids-limit=512"],
+        resources: ["--cpus=1", "--memory=1024m", "--user=0"],
+        verbs: [
+          "run",
+          "exec sh -c mkdir -p /logs/agent /lo",
+          "cp /tmp/proctor-files",
+          'exec sh -c n=$1; shift; while [ "$n',
+          "cp /tests",
+          "exec sh -c bash /tests/test.sh",
+          "exec cat /logs/verifier/reward.txt",
+          "rm",
+        ],
+      });
+    },
+    LIMIT_MS,
+  );
+});
+
 describe("agent-eval suite with Harbor tasks", () => {
   test(
     "real Claude Code fixes a Harbor task in its environment; the scorecard counts it; --resume keeps it",
@@ -164,14 +244,20 @@ describe("agent-eval suite with Harbor tasks", () => {
         const sc = loadScorecard(f("sc.json"));
         return {
           pass1: sc.variants.map((v) => [v.name, v.trials, v.pass1, v.meanReward]),
-          trials: loadTrials(f("trials.jsonl")).map((t) => [t.variant, t.pass, t.reward, t.error ?? null]),
+          trials: loadTrials(f("trials.jsonl"))
+            .map((t) => [t.variant, t.pass, t.reward, t.error ?? null])
+            // The file is in finishing order.
+            .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
         };
       };
       const after = summary();
+      const html = readFileSync(f("report.html"), "utf8");
+      const report = ["fix-add", "trials.logs/fix-add/fixer/0.log"].map((s) => html.includes(s));
       const requests = mock.requests.length;
       const resumed = await agentEval([...args, "--resume"], dir.path, env);
       expect({
         first: first.exitCode,
+        report,
         after,
         resumed: resumed.exitCode,
         again: summary(),
@@ -179,6 +265,7 @@ describe("agent-eval suite with Harbor tasks", () => {
         keyInRequests: JSON.stringify(mock.requests).includes("harbor-e2e-key"),
       }).toEqual({
         first: 0,
+        report: [true, true],
         after: {
           pass1: [
             ["control", 1, 0, 0],
