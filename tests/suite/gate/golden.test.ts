@@ -8,19 +8,21 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
-import { applyGate, GateFile, thresholdsOf } from "../../../lib/suite/gate.ts";
-import { expandMatrix, MatrixFile, renderMatrixTable } from "../../../lib/suite/matrix.ts";
+import { applyGate, thresholdsOf } from "../../../lib/suite/gate.ts";
+import { parseGateFlags, prepareRelease } from "../../../lib/suite/gate-cmd.ts";
+import { renderMatrixTable } from "../../../lib/suite/matrix.ts";
 import {
   buildScorecard,
   renderMarkdown,
   scorecardJson,
   type Trial,
 } from "../../../lib/suite/scorecard/index.ts";
+import { loadSuite } from "../../../lib/suite/suite.ts";
 
-const DIR = join(import.meta.dirname, "..", "..", "fixtures", "suite", "matrix");
-const SUITE = parse(readFileSync(join(DIR, "matrix.yaml"), "utf8"));
-const GOLDEN = readFileSync(join(DIR, "golden.md"), "utf8");
+const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "suite");
+/** halos internal/eval/testdata/suites/matrix.yaml, loaded by the suite loader and expanded by --matrix. */
+const SUITE = join(FIXTURES, "halos", "testdata", "suites", "matrix.yaml");
+const GOLDEN = readFileSync(join(FIXTURES, "matrix", "golden.md"), "utf8");
 
 /** matrix_test.go's run: bedrock matches the baseline, codex regresses `flag` and costs more, gemini is slower. */
 function matrixTrials(variants: readonly string[]): Trial[] {
@@ -74,11 +76,13 @@ function matrixTrials(variants: readonly string[]): Trial[] {
 }
 
 function matrixScorecard() {
-  const { variants, control } = expandMatrix(MatrixFile.parse(SUITE.matrix));
-  const names = variants.map((v) => v.name);
-  const trials = matrixTrials(names);
-  const sc = buildScorecard(SUITE.name, control, names, trials, { seed: SUITE.seed, k: SUITE.k });
-  return applyGate(sc, thresholdsOf(GateFile.parse(SUITE.gate)));
+  const suite = prepareRelease(loadSuite(SUITE), parseGateFlags({ matrix: true }));
+  const names = suite.variants.map((v) => v.name);
+  const sc = buildScorecard(suite.name, suite.control, names, matrixTrials(names), {
+    seed: suite.seed!,
+    k: suite.k!,
+  });
+  return applyGate(sc, thresholdsOf(suite.gate));
 }
 
 const THIN = "only 3 paired tasks; a verdict needs at least 6";
