@@ -119,6 +119,10 @@ export function scoreSuite(
   scorecard.runner = opts.local ? "local" : "docker";
   const judge = judgeInfo(trials, suite.judge);
   if (judge !== undefined) scorecard.judge = judge;
+  // A variant's provider (a matrix cell's, or written) is recorded per variant, as the original did.
+  suite.variants.forEach((v, i) => {
+    if (v.provider) scorecard.variants[i]!.provider = v.provider;
+  });
   return scorecard;
 }
 

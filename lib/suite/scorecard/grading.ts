@@ -33,11 +33,11 @@ export function gradingFields(
 }
 
 /** The scorecard's `judge`: what graded the run (the original's JudgeInfo). */
-export interface JudgeInfo {
+export type JudgeInfo = {
   model: string;
   wire?: string;
   rubrics: string[];
-}
+};
 
 /**
  * The run's judge as the original's scorecard names it: the suite's judge model and wire, and every

@@ -178,6 +178,7 @@ variants:
         .includes("Grade errors | Judge score"),
       auth: [mock.requests.at(-1)!.auth, mock.requests.at(-1)!.scenario],
       judge: scorecard.judge,
+      providers: scorecard.variants.map((v) => v.provider),
     }).toEqual({
       grades: [
         "control:false:diff=true/-,judge:q@3=false/0",
@@ -194,6 +195,7 @@ variants:
       md: true,
       auth: ["x-api-key", "keyed"],
       judge: { model: "judge-1", wire: "anthropic-messages", rubrics: ["q@3"] },
+      providers: [undefined, "stub"],
     });
   });
 
