@@ -85,6 +85,8 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       `refused: task ${task.id} sets allow_internet = true; run with --network bridge to let it reach the internet`,
       "other",
     );
+  if (job.variant.harness === "oracle" && task.solution === undefined)
+    return fail(`oracle: Harbor task ${task.id} has no solution/solve.sh`, "other");
   const call: DockerCall = runCall(ctx.runId, dockerCli("docker", o.onDockerCall));
   let image: string;
   try {

@@ -1,13 +1,18 @@
 // The pure parts of a Harbor trial: reading rewards, --image-map, FROM lines and their mapping, the
 // build context listing the cache hash covers, and the `tasks check` verdict and table.
 import { expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DRIVERS } from "../../../lib/suite/agents/index.ts";
 import { judge, renderCheck } from "../../../lib/suite/harbor/check.ts";
 import { contextListing, fromLines, mapDockerfile, parseImageMap } from "../../../lib/suite/harbor/image.ts";
+import { loadHarborTask } from "../../../lib/suite/harbor/task.ts";
+import "../../../lib/suite/harbor/trial.ts";
 import { parseRewardJson, parseRewardText, type Reward } from "../../../lib/suite/harbor/verifier.ts";
 import { buildScorecard, renderMarkdown, type Trial } from "../../../lib/suite/scorecard/index.ts";
+import { runTrial } from "../../../lib/suite/trial.ts";
 import { tempDir } from "../../support/tmp.ts";
+import { REPO_ROOT } from "../../support/tools.ts";
 
 test.each<{ name: string; text: string; expected: Reward }>([
   { name: "a binary pass", text: "1\n", expected: { ok: true, reward: 1 } },
@@ -156,6 +161,12 @@ test.each([
     why: "nop: build: x",
   },
   {
+    name: "no solution",
+    nop: trial({}),
+    oracle: trial({ error: "oracle: Harbor task t has no solution/solve.sh", infra: "other" }),
+    why: "oracle: oracle: Harbor task t has no solution/solve.sh",
+  },
+  {
     name: "oracle errs",
     nop: trial({}),
     oracle: trial({ error: "check: no reward" }),
@@ -213,4 +224,52 @@ test("the scorecard keeps non-binary rewards as each variant's mean reward, and 
     cells: ["0.750", "0.125"],
     withoutRewards: [undefined, false],
   });
+});
+
+test.each([
+  {
+    name: "oracle on a task without solution/solve.sh",
+    harness: "oracle" as const,
+    drop: "solution",
+    local: false,
+    error: "oracle: Harbor task t has no solution/solve.sh",
+  },
+  {
+    name: "any agent under --local",
+    harness: "nop" as const,
+    drop: undefined,
+    local: true,
+    error: "start: Harbor tasks run under Docker only, not --local",
+  },
+])("a Harbor trial refuses $name before any container", async ({ harness, drop, local, error }) => {
+  using tmp = tempDir("harbor-refuse");
+  const dir = join(tmp.path, "t");
+  cpSync(join(REPO_ROOT, "tests", "fixtures", "harbor", "fix-add"), dir, { recursive: true });
+  if (drop) rmSync(join(dir, drop), { recursive: true });
+  const task = loadHarborTask(dir);
+  const unused = () => Promise.reject(new Error("no container may start"));
+  const runner = {
+    prepare: unused,
+    runPhase: unused,
+    dispose: unused,
+    ...(local ? { layout: () => ({ work: "/w", home: "/h", stage: "/s" }) } : {}),
+  };
+  const t = await runTrial(
+    { task, variant: { name: harness, harness }, repeat: 0 },
+    {
+      runId: "r",
+      runner,
+      driver: DRIVERS[harness],
+      image: "",
+      repoDir: dir,
+      network: "none",
+      passEnv: [],
+      modelUrl: "",
+      agentModelUrl: "",
+      apiKeyEnvName: "",
+      workDir: "/work",
+      home: "/tmp/home",
+    },
+  );
+  expect(t).toEqual(trial({ task: "t", variant: harness, error, infra: "other", version: 1 }));
 });
