@@ -63,7 +63,8 @@ export function mapDockerfile(text: string, map: ImageMap): { text: string; base
   const stages = new Set<string>();
   const bases: FromLine[] = [];
   for (const f of fromLines(text)) {
-    if (!stages.has(f.ref.toLowerCase()) && f.ref !== "scratch") {
+    // `FROM ${BASE}` is resolved by the build from its ARG: left to the engine, not checked here.
+    if (!stages.has(f.ref.toLowerCase()) && f.ref !== "scratch" && !f.ref.includes("$")) {
       const local = map.get(f.ref);
       if (local !== undefined) lines[f.line - 1] = lines[f.line - 1]!.replace(f.ref, local);
       bases.push({ ...f, ref: local ?? f.ref });

@@ -80,6 +80,8 @@ const MULTI = [
   "COPY --from=build /x /x",
   "FROM build AS again",
   "FROM scratch",
+  "ARG BASE=ubuntu:24.04",
+  "FROM $BASE",
 ].join("\n");
 
 test("FROM lines: flags skipped, stages named, any case", () => {
@@ -88,10 +90,11 @@ test("FROM lines: flags skipped, stages named, any case", () => {
     { line: 4, ref: "ubuntu:24.04" },
     { line: 6, ref: "build", stage: "again" },
     { line: 7, ref: "scratch" },
+    { line: 9, ref: "$BASE" },
   ]);
 });
 
-test("mapDockerfile maps base images only (not stages, not scratch) and lists what the build needs", () => {
+test("mapDockerfile maps base images only (not stages, scratch or ARG refs) and lists what the build needs", () => {
   const { text, bases } = mapDockerfile(MULTI, new Map([["ubuntu:24.04", "proctor-base:abc"]]));
   expect({ lines: text.split("\n").filter((l) => /^from/i.test(l)), bases }).toEqual({
     lines: [
@@ -99,6 +102,7 @@ test("mapDockerfile maps base images only (not stages, not scratch) and lists wh
       "from proctor-base:abc",
       "FROM build AS again",
       "FROM scratch",
+      "FROM $BASE",
     ],
     bases: [
       { line: 2, ref: "golang:1.22", stage: "build" },
