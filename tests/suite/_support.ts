@@ -3,6 +3,7 @@
 // real Claude driver; a recording PhaseRunner wrapper; and temp evals trees with tasks and suites.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ConfigError } from "../../lib/core/errors.ts";
 import type { PhaseResult, PhaseSpec, Workspace } from "../../lib/isolation/contract.ts";
 import { DRIVERS, type Driver } from "../../lib/suite/agents/index.ts";
 import type { Layout, SuiteRunner } from "../../lib/suite/trial.ts";
@@ -112,4 +113,15 @@ export function fixtureScript(): Script {
   const fix = runCommand(FIX, "Fixed add.sh.");
   return (req, ctx) =>
     req.model === "mock-fix" ? (fix as Exclude<Script, Step[]>)(req, ctx) : text("I cannot fix it.");
+}
+
+/** "ok", or the ConfigError line `fn` throws with `root` shown as <T> (any other error propagates). */
+export function configOutcome(fn: () => unknown, root: string): string {
+  try {
+    fn();
+    return "ok";
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.message.replaceAll(root, "<T>");
+  }
 }

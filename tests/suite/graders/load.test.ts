@@ -5,25 +5,17 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../../lib/core/errors.ts";
 import type { AnyGrader } from "../../../lib/suite/graders/index.ts";
 import { loadSuite } from "../../../lib/suite/suite.ts";
 import { loadTask } from "../../../lib/suite/task.ts";
 import { tempDir } from "../../support/tmp.ts";
+import { configOutcome } from "../_support.ts";
 
 const HALOS = join(import.meta.dirname, "..", "..", "fixtures", "suite", "halos");
 const TESTDATA = join(HALOS, "testdata");
 const EVALS = join(HALOS, "evals");
 
-function outcome(fn: () => unknown, root: string): string {
-  try {
-    fn();
-    return "ok";
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return error.message.replaceAll(root, "<T>");
-  }
-}
+const outcome = configOutcome;
 
 describe("the original's fixtures load unchanged", () => {
   test("testdata/tasks/fix-add-graded: four graders and no check", () => {
