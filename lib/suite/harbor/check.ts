@@ -11,7 +11,7 @@ import { checkEngine, dockerRunner, installSignalCleanup } from "../../isolation
 import { DRIVERS } from "../agents/index.ts";
 import { newRunId } from "../run.ts";
 import type { Trial } from "../scorecard/index.ts";
-import { runTrial } from "../trial.ts";
+import { runTrial, type SuiteRunner, type TrialContext } from "../trial.ts";
 import { parseImageMap } from "./image.ts";
 import type { HarborTask } from "./task.ts";
 import { loadHarborTasksAt } from "./task.ts";
@@ -68,6 +68,29 @@ export function renderCheck(rows: readonly CheckRow[]): string {
   return `${out}${rows.length - broken} of ${rows.length} tasks ok${broken ? `, ${broken} broken` : ""}\n`;
 }
 
+/** The trial context of a built-in agent (nop, oracle): no model, no key, nothing passed in. */
+export function builtinContext(
+  runId: string,
+  runner: SuiteRunner,
+  harness: "nop" | "oracle",
+  network: "none" | "bridge",
+): TrialContext {
+  return {
+    runId,
+    runner,
+    driver: DRIVERS[harness],
+    image: "",
+    repoDir: undefined,
+    network,
+    passEnv: [],
+    modelUrl: "",
+    agentModelUrl: "",
+    apiKeyEnvName: "",
+    workDir: "/work",
+    home: "/tmp/home",
+  };
+}
+
 /** Runs `agent-eval tasks check`: 0 when every task is sound, 1 when one is broken. */
 export async function checkCommand(args: {
   _?: unknown[];
@@ -95,20 +118,7 @@ export async function checkCommand(args: {
   const trial = (task: HarborTask, harness: "nop" | "oracle") =>
     runTrial(
       { task, variant: { name: harness, harness }, repeat: 0 },
-      {
-        runId,
-        runner,
-        driver: DRIVERS[harness],
-        image: task.harbor.config.dockerImage ?? "",
-        repoDir: task.dir,
-        network,
-        passEnv: [],
-        modelUrl: "http://127.0.0.1:9",
-        agentModelUrl: "http://127.0.0.1:9",
-        apiKeyEnvName: "",
-        workDir: "/work",
-        home: "/tmp/home",
-      },
+      builtinContext(runId, runner, harness, network),
     );
   const rows = new Array<CheckRow>(tasks.length);
   try {

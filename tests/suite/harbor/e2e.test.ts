@@ -10,7 +10,7 @@ import { run } from "../../../lib/core/proc.ts";
 import { dockerCli } from "../../../lib/isolation/docker/engine.ts";
 import { dockerRunner } from "../../../lib/isolation/docker/index.ts";
 import { resolveBaseImage } from "../../../lib/suite/agents/image.ts";
-import { DRIVERS } from "../../../lib/suite/agents/index.ts";
+import { builtinContext } from "../../../lib/suite/harbor/check.ts";
 import { parseImageMap, taskImage } from "../../../lib/suite/harbor/image.ts";
 import { loadHarborTask } from "../../../lib/suite/harbor/task.ts";
 import { applyHarborOptions } from "../../../lib/suite/harbor/trial.ts";
@@ -140,20 +140,7 @@ describe("a Harbor trial's container", () => {
       });
       const trial = await runTrial(
         { task, variant: { name: "oracle", harness: "oracle" }, repeat: 0 },
-        {
-          runId: `harbor-verbs-${process.pid}`,
-          runner: dockerRunner(),
-          driver: DRIVERS.oracle,
-          image: "",
-          repoDir: task.dir,
-          network: "none",
-          passEnv: [],
-          modelUrl: "",
-          agentModelUrl: "",
-          apiKeyEnvName: "",
-          workDir: "/work",
-          home: "/tmp/home",
-        },
+        builtinContext(`harbor-verbs-${process.pid}`, dockerRunner(), "oracle", "none"),
       );
       const start = calls.find((c) => c[0] === "run")!;
       const flag = (name: string) => start.find((a) => a.startsWith(`${name}=`));
@@ -202,6 +189,18 @@ describe("a Harbor trial's container", () => {
     LIMIT_MS,
   );
 });
+
+/** fix-add under the fixture models: the control leaves it broken, the fixer solves it. */
+const SOLVED = {
+  pass1: [
+    ["control", 1, 0, 0],
+    ["fixer", 1, 1, 1],
+  ],
+  trials: [
+    ["control", false, 0, null],
+    ["fixer", true, 1, null],
+  ],
+};
 
 describe("agent-eval suite with Harbor tasks", () => {
   test(
@@ -266,27 +265,9 @@ describe("agent-eval suite with Harbor tasks", () => {
       }).toEqual({
         first: 0,
         report: [true, true],
-        after: {
-          pass1: [
-            ["control", 1, 0, 0],
-            ["fixer", 1, 1, 1],
-          ],
-          trials: [
-            ["control", false, 0, null],
-            ["fixer", true, 1, null],
-          ],
-        },
+        after: SOLVED,
         resumed: 0,
-        again: {
-          pass1: [
-            ["control", 1, 0, 0],
-            ["fixer", 1, 1, 1],
-          ],
-          trials: [
-            ["control", false, 0, null],
-            ["fixer", true, 1, null],
-          ],
-        },
+        again: SOLVED,
         newRequests: 0,
         keyInRequests: false,
       });

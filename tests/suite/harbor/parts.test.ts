@@ -3,8 +3,7 @@
 import { expect, test } from "bun:test";
 import { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DRIVERS } from "../../../lib/suite/agents/index.ts";
-import { judge, renderCheck } from "../../../lib/suite/harbor/check.ts";
+import { builtinContext, judge, renderCheck } from "../../../lib/suite/harbor/check.ts";
 import { contextListing, fromLines, mapDockerfile, parseImageMap } from "../../../lib/suite/harbor/image.ts";
 import { loadHarborTask } from "../../../lib/suite/harbor/task.ts";
 import "../../../lib/suite/harbor/trial.ts";
@@ -260,20 +259,7 @@ test.each([
   };
   const t = await runTrial(
     { task, variant: { name: harness, harness }, repeat: 0 },
-    {
-      runId: "r",
-      runner,
-      driver: DRIVERS[harness],
-      image: "",
-      repoDir: dir,
-      network: "none",
-      passEnv: [],
-      modelUrl: "",
-      agentModelUrl: "",
-      apiKeyEnvName: "",
-      workDir: "/work",
-      home: "/tmp/home",
-    },
+    builtinContext("r", runner, harness, "none"),
   );
   expect(t).toEqual(trial({ task: "t", variant: harness, error, infra: "other", version: 1 }));
 });
