@@ -220,7 +220,11 @@ async function phases(
       pass = check.exitCode === 0 && !check.timedOut && !check.infraError;
     }
     trial.pass = await grading.finish(trial, pass);
+    // A grade's words may quote what the agent left in /work: redacted like the error line.
     if (trial.graderError !== undefined) trial.graderError = redactSecrets(trial.graderError, ctx.passEnv);
+    for (const g of trial.grades ?? [])
+      for (const k of ["detail", "error"] as const)
+        if (g[k] !== undefined) g[k] = redactSecrets(g[k], ctx.passEnv);
   } finally {
     try {
       await ctx.runner.dispose(ws);

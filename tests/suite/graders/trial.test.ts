@@ -87,6 +87,30 @@ describe("a graded task without a check", () => {
     });
 });
 
+test("a grade quoting a --pass-env value the agent left in /work is redacted", async () => {
+  using dir = tempDir("graded-trial");
+  process.env.PROCTOR_GRADER_SECRET = "s3cr3t-grader-value";
+  const task = loadTask(
+    evalsTree(dir.path).task(
+      "fix-add",
+      "id: fix-add\nrepo: repo\nprompt: p\ngraders:\n  - {type: command, run: 'sed -n s/^PROCTOR_GRADER_SECRET=//p agent-env.txt >&2; exit 1'}\n",
+      ADD_REPO,
+    ),
+  );
+  const trial = await runTrial(
+    { task, variant: { name: "env", harness: "claude", model: "env" }, repeat: 0 },
+    { ...context(), repoDir: task.repoDir ?? undefined, passEnv: ["PROCTOR_GRADER_SECRET"] },
+  );
+  delete process.env.PROCTOR_GRADER_SECRET;
+  expect(trial.grades).toEqual([
+    {
+      grader: "command",
+      pass: false,
+      detail: "exit 1: [REDACTED:PROCTOR_GRADER_SECRET]",
+    },
+  ]);
+});
+
 describe("a suite with graders and a judge over the mock model", () => {
   let mock: MockModel;
   beforeAll(async () => {
