@@ -79,8 +79,15 @@ export async function beginGrading(
 /** The most of the change a judge is shown (the original's cap). */
 export const JUDGE_INPUT_CAP = 64 * 1024;
 
-/** Reads the changed files (base64 per line, "-" when gone) in one phase, up to the cap. */
-async function readChanged(exec: Exec, paths: readonly string[]): Promise<JudgeInput["changed"]> {
+/** The most changed files read for a judge: their paths go in one argv, which must stay small. */
+export const JUDGE_MAX_FILES = 256;
+
+/**
+ * Reads the changed files (base64 per line, "-" when gone) in one phase, up to the cap; past
+ * JUDGE_MAX_FILES paths the rest are left out (the content cap would have cut them anyway).
+ */
+async function readChanged(exec: Exec, all: readonly string[]): Promise<JudgeInput["changed"]> {
+  const paths = all.slice(0, JUDGE_MAX_FILES);
   if (paths.length === 0) return [];
   const script =
     'for f in "$@"; do if [ -f "$f" ]; then base64 < "$f" | tr -d "\\n"; echo; else echo -; fi; done';

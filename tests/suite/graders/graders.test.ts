@@ -15,6 +15,7 @@ import {
   type Exec,
   firstGraderError,
   gradeTrial,
+  JUDGE_MAX_FILES,
   type JudgeInput,
   snapshot,
   type TrialJudge,
@@ -325,6 +326,25 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
       grades: [{ grader: "diff", pass: false, error: "snapshot (exit -1, err container start: boom): " }],
       error: "diff: snapshot (exit -1, err container start: boom): ",
     });
+  });
+
+  test.concurrent("a judge is shown at most JUDGE_MAX_FILES changed files, in path order", async () => {
+    using tmp = tempDir("graders");
+    const exec = hostExec(tmp.path);
+    const before = await snapshot(exec);
+    if (!before.ok) throw new Error(before.error);
+    for (let i = 0; i < JUDGE_MAX_FILES + 10; i++)
+      writeFileSync(join(tmp.path, `f${String(i).padStart(3, "0")}`), `${i}`);
+    const shown: JudgeInput[] = [];
+    const count: TrialJudge = async (_r, input) => {
+      shown.push(input);
+      return { score: 1, pass: true, rubric: "q@1", rationale: "ok" };
+    };
+    await gradeTrial([GRADERS[3]!], { exec, prompt: "p", before: before.files, judge: count });
+    expect([shown[0]!.changed.length, shown[0]!.changed.at(-1)]).toEqual([
+      JUDGE_MAX_FILES,
+      { path: "f255", content: "255" },
+    ]);
   });
 
   test.concurrent("a check-only task: no snapshot, no grades, the check's pass", async () => {
