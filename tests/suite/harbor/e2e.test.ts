@@ -129,10 +129,10 @@ describe("agent-eval tasks check", () => {
 
 describe("a Harbor trial's container", () => {
   test(
-    "hardened, offline, task.toml's resources; tests/ reaches /tests only after the agent",
+    "hardened, offline, task.toml's resources; tests/ reaches /tests only after the agent; reward.json",
     async () => {
       const map = await imageMap();
-      const task = loadHarborTask(join(FIXTURES, "fix-add"));
+      const task = loadHarborTask(join(FIXTURES, "partial-credit"));
       const calls: string[][] = [];
       applyHarborOptions([task], {
         imageMap: parseImageMap([map[1]!]),
@@ -168,6 +168,11 @@ describe("a Harbor trial's container", () => {
         ],
         resources: [flag("--cpus"), flag("--memory"), flag("--user")],
         verbs,
+        // task.toml's verifier env reaches test.sh by name; its value is in no docker argv.
+        verifierEnv: [
+          calls.some((c) => c.includes("-e") && c.includes("EXPECTED_LINES")),
+          calls.some((c) => c.join(" ").includes("EXPECTED_LINES=3")),
+        ],
       }).toEqual({
         pass: true,
         reward: 1,
@@ -182,8 +187,10 @@ describe("a Harbor trial's container", () => {
           "cp /tests",
           "exec sh -c bash /tests/test.sh",
           "exec cat /logs/verifier/reward.txt",
+          "exec cat /logs/verifier/reward.json",
           "rm",
         ],
+        verifierEnv: [true, false],
       });
     },
     LIMIT_MS,
@@ -203,6 +210,59 @@ const SOLVED = {
 };
 
 describe("agent-eval suite with Harbor tasks", () => {
+  test(
+    "non-binary rewards are kept, pass at the suite's reward_threshold, and averaged per variant",
+    async () => {
+      using dir = tempDir("harbor-partial");
+      const f = (n: string) => join(dir.path, n);
+      const words = (n: number) =>
+        `printf '${["alpha", "beta", "gamma"].slice(0, n).join("\\n")}\\n' > /app/words.txt`;
+      writeFileSync(
+        f("suite.yaml"),
+        [
+          "name: partial",
+          "tasks: [partial-credit]",
+          "reward_threshold: 0.6",
+          "variants:",
+          `  - {name: one, harness: command, command: "${words(1)}"}`,
+          `  - {name: two, harness: command, command: "${words(2)}"}`,
+          "",
+        ].join("\n"),
+      );
+      const r = await agentEval(
+        [
+          "suite",
+          f("suite.yaml"),
+          "--tasks",
+          FIXTURES,
+          ...(await imageMap()),
+          "--scorecard",
+          f("sc.json"),
+          "--trials",
+          f("t.jsonl"),
+        ],
+        dir.path,
+      );
+      const sc = loadScorecard(f("sc.json"));
+      expect({
+        exitCode: r.exitCode,
+        variants: sc.variants.map((v) => [v.name, v.pass1, v.meanReward]),
+        trials: (sc.trials ?? []).map((t) => [t.variant, t.pass, t.reward, t.rewards]),
+      }).toEqual({
+        exitCode: 0,
+        variants: [
+          ["one", 0, 0.3333],
+          ["two", 1, 0.6667],
+        ],
+        trials: [
+          ["one", false, 0.3333, { reward: 0.3333, words: 1 }],
+          ["two", true, 0.6667, { reward: 0.6667, words: 2 }],
+        ],
+      });
+    },
+    LIMIT_MS,
+  );
+
   test(
     "real Claude Code fixes a Harbor task in its environment; the scorecard counts it; --resume keeps it",
     async () => {
