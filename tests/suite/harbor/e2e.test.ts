@@ -209,9 +209,12 @@ const SOLVED = {
   ],
 };
 
+/** True in a container that holds neither /tests nor any solve.sh (the agent's view of a Harbor task). */
+const UNSEEN = '[ ! -e /tests ] && [ -z "$(find / -xdev -name solve.sh 2>/dev/null)" ]';
+
 describe("agent-eval suite with Harbor tasks", () => {
   test(
-    "non-binary rewards are kept, pass at the suite's reward_threshold, and averaged per variant",
+    "non-binary rewards are kept, pass at the suite's reward_threshold, and averaged per variant; the agent sees no tests nor solution",
     async () => {
       using dir = tempDir("harbor-partial");
       const f = (n: string) => join(dir.path, n);
@@ -224,8 +227,9 @@ describe("agent-eval suite with Harbor tasks", () => {
           "tasks: [partial-credit]",
           "reward_threshold: 0.6",
           "variants:",
-          `  - {name: one, harness: command, command: "${words(1)}"}`,
-          `  - {name: two, harness: command, command: "${words(2)}"}`,
+          `  - {name: one, harness: command, command: ${JSON.stringify(words(1))}}`,
+          // Writes only if neither tests/ nor solution/solve.sh is anywhere in its container.
+          `  - {name: two, harness: command, command: ${JSON.stringify(`${UNSEEN} && ${words(2)}`)}}`,
           "",
         ].join("\n"),
       );
