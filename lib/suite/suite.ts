@@ -9,10 +9,11 @@ import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
 import { resolveInside } from "../core/fsx.ts";
 import { GateFile } from "./gate.ts";
-import { type AnyGrader, checkGraders, GRADER_STRING_KEYS, GRADERS_KEY } from "./graders/spec.ts";
+import { type AnyGrader, GRADER_STRING_KEYS, GRADERS_KEY } from "./graders/spec.ts";
 import { loadHarborTasksAt } from "./harbor/task.ts";
 import { JUDGE_STRING_KEYS, JudgeFile } from "./judge/config.ts";
 import { MATRIX_STRING_KEYS, MatrixFile } from "./matrix.ts";
+import { richKeys } from "./suite-keys.ts";
 import { DURATION_PATTERN, loadTask, parseDuration, type Task } from "./task.ts";
 import { failure, parseWith, readYaml, resolveWithin, type YamlSource } from "./yaml.ts";
 
@@ -201,7 +202,7 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
     const names = [...seen].map((n) => JSON.stringify(n)).join(", ");
     throw failure(src, owner, ["control"], `control "${control}" is not a variant (variants: ${names})`);
   }
-  const rich = richKeys(src, owner, file, dir);
+  const rich = richKeys(src, owner, file, dir, HARNESSES);
   const tasksDir = resolve(opts.tasksDir ?? join(dir, "..", "tasks"));
   const entries = file.tasks.map((name, i) => {
     const at = resolveInside(tasksDir, name);
@@ -294,48 +295,6 @@ function harborTasks(owner: string, dir: string): Task[] | null {
     if (error instanceof ConfigError) throw new ConfigError(`${owner}: ${error.message}`, { cause: error });
     throw error;
   }
-}
-
-/** The newer original's suite keys, checked: k within 1..repeats, the matrix's harnesses and settings, graders. */
-function richKeys(src: YamlSource, owner: string, file: SuiteFile, dir: string) {
-  const keys: Pick<Suite, "seed" | "k" | "gate" | "judge" | "matrix"> = {};
-  const repeats = file.repeats || 1;
-  if (file.k !== undefined && file.k !== 0) {
-    if (file.k > repeats)
-      throw failure(src, owner, ["k"], `k: expected between 1 and repeats (${repeats}), got ${file.k}`);
-    keys.k = file.k;
-  }
-  if (file.seed !== undefined) keys.seed = file.seed;
-  if (file.gate !== undefined) keys.gate = file.gate;
-  if (file.judge !== undefined) keys.judge = file.judge;
-  if (file.matrix !== undefined) {
-    const harnesses = file.matrix.harnesses.map((h, i) => {
-      const at = ["matrix", "harnesses", i];
-      if (!(HARNESSES as readonly string[]).includes(h.harness)) {
-        const known = HARNESSES.map((n) => JSON.stringify(n)).join(", ");
-        throw failure(
-          src,
-          owner,
-          [...at, "harness"],
-          `matrix.harnesses[${i}].harness: expected one of ${known}, got ${JSON.stringify(h.harness)}`,
-        );
-      }
-      if (h.settings === undefined || h.settings === "") return h;
-      const inside = resolveWithin(dir, h.settings);
-      if (!inside.ok)
-        throw failure(
-          src,
-          owner,
-          [...at, "settings"],
-          `matrix harness ${h.harness}: settings "${h.settings}": ${inside.why}`,
-        );
-      return { ...h, settings: inside.path };
-    });
-    keys.matrix = { ...file.matrix, harnesses };
-  }
-  // Rubric paths are relative to the suite's directory and stay under the evals root (its parent).
-  const graders = checkGraders(src, owner, file.graders ?? [], { root: dirname(dir), base: dir });
-  return { keys, graders };
 }
 
 const STRING_KEYS: ReadonlySet<string> = new Set([
