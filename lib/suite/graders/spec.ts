@@ -165,7 +165,7 @@ export function needsSnapshot(graders: readonly AnyGrader[]): boolean {
   return graders.some((g) => g.type === "diff" || g.type === "judge");
 }
 
-/** The JSON Schema of one entry, for the suite and task schemas. */
+/** The `graders:` key of task.yaml and suite.yaml (optional; every entry must pass). */
 export const GRADERS_KEY = z.array(GraderSpec).optional().describe("graders beside check; all must pass");
 
 /** Grader keys whose plain YAML scalars stay strings (`contains: [1.10]` is "1.10"). */
