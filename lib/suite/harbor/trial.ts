@@ -127,7 +127,10 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       const cp = await call(["cp", stageDir(scratch, s.files), `${name}:${STAGE}`], { timeoutMs: 120_000 });
       if (cp.exitCode !== 0) return fail(`copy: ${stderrTail(cp.stderr)}`, "copy");
     }
-    const secrets = Object.values(inv.secretEnv).filter((n) => process.env[n] !== undefined);
+    // --pass-env names and the driver's key, by name: their values come from the docker client's env.
+    const secrets = [...new Set([...ctx.passEnv, ...Object.values(inv.secretEnv)])].filter(
+      (n) => process.env[n] !== undefined,
+    );
     const solutionEnv = job.variant.harness === "oracle" ? c.solutionEnv : {};
     const env = { ...inv.env, ...(bridged ? { PROCTOR_MODEL_URL: ctx.agentModelUrl } : {}) };
     const timeoutMs = o.agentTimeoutMs ?? c.agentTimeoutMs;
@@ -166,7 +169,9 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
     if (!v.reward.ok) return fail(`check: ${v.reward.why}`);
     trial.reward = v.reward.reward;
     if (v.reward.rewards) trial.rewards = v.reward.rewards;
-    trial.pass = v.reward.reward >= (o.threshold ?? DEFAULT_THRESHOLD) && trial.error === undefined;
+    // The reward alone decides, as the check's exit does for a task.yaml task (an agent that erred
+    // but left the task solved passes; its error stays on the trial).
+    trial.pass = v.reward.reward >= (o.threshold ?? DEFAULT_THRESHOLD);
   }).catch((error) => fail(`start: ${messageOf(error)}`, "start"));
 };
 

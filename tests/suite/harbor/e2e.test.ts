@@ -230,6 +230,8 @@ describe("agent-eval suite with Harbor tasks", () => {
           `  - {name: one, harness: command, command: ${JSON.stringify(words(1))}}`,
           // Writes only if neither tests/ nor solution/solve.sh is anywhere in its container.
           `  - {name: two, harness: command, command: ${JSON.stringify(`${UNSEEN} && ${words(2)}`)}}`,
+          // Solves it when --pass-env gave it the variable, then exits 3: the reward alone decides.
+          `  - {name: three, harness: command, command: ${JSON.stringify(`[ "$HARBOR_E2E" = given ] && ${words(3)}; exit 3`)}}`,
           "",
         ].join("\n"),
       );
@@ -244,23 +246,28 @@ describe("agent-eval suite with Harbor tasks", () => {
           f("sc.json"),
           "--trials",
           f("t.jsonl"),
+          "--pass-env",
+          "HARBOR_E2E",
         ],
         dir.path,
+        { HARBOR_E2E: "given" },
       );
       const sc = loadScorecard(f("sc.json"));
       expect({
         exitCode: r.exitCode,
         variants: sc.variants.map((v) => [v.name, v.pass1, v.meanReward]),
-        trials: (sc.trials ?? []).map((t) => [t.variant, t.pass, t.reward, t.rewards]),
+        trials: (sc.trials ?? []).map((t) => [t.variant, t.pass, t.reward, t.rewards, t.error ?? null]),
       }).toEqual({
         exitCode: 0,
         variants: [
           ["one", 0, 0.3333],
           ["two", 1, 0.6667],
+          ["three", 1, 1],
         ],
         trials: [
-          ["one", false, 0.3333, { reward: 0.3333, words: 1 }],
-          ["two", true, 0.6667, { reward: 0.6667, words: 2 }],
+          ["one", false, 0.3333, { reward: 0.3333, words: 1 }, null],
+          ["two", true, 0.6667, { reward: 0.6667, words: 2 }, null],
+          ["three", true, 1, { reward: 1, words: 3 }, "agent exit 3: "],
         ],
       });
     },
