@@ -56,6 +56,11 @@ export const HarborTaskToml = z.looseObject({
 });
 export type HarborTaskToml = z.infer<typeof HarborTaskToml>;
 
+/** The JSON Schema committed as schemas/harbor-task.schema.json (what Proctor reads of task.toml). */
+export function harborTaskJsonSchema(): unknown {
+  return z.toJSONSchema(HarborTaskToml);
+}
+
 /** A loaded task.toml with Harbor's defaults applied. */
 export interface HarborConfig {
   /** The layout as written: "1.0", or the schema_version ("1.1", ...). */

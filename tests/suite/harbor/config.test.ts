@@ -1,8 +1,14 @@
 // task.toml in both Harbor layouts: whole normalised values with Harbor's defaults, and one line naming
 // the file and the field for each bad input.
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type HarborConfig, loadHarborConfig, parseHarborConfig } from "../../../lib/suite/harbor/config.ts";
+import {
+  type HarborConfig,
+  harborTaskJsonSchema,
+  loadHarborConfig,
+  parseHarborConfig,
+} from "../../../lib/suite/harbor/config.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
 
 const FIXTURES = join(REPO_ROOT, "tests", "fixtures", "harbor");
@@ -140,4 +146,9 @@ test("a missing task.toml is one line naming it", () => {
   expect(() => loadHarborConfig("/nonexistent/task.toml")).toThrow(
     'Cannot load Harbor task "/nonexistent/task.toml": no such file',
   );
+});
+
+test("schemas/harbor-task.schema.json is the generated schema", () => {
+  const committed = JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "harbor-task.schema.json"), "utf8"));
+  expect(committed).toEqual(harborTaskJsonSchema());
 });
