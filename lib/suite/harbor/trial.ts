@@ -95,10 +95,19 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   } catch (error) {
     return fail(`build: ${messageOf(error)}`, "image");
   }
-  const inspect = await call(["image", "inspect", "--format", "{{.Config.WorkingDir}}", image]);
-  const workdir = inspect.stdout.trim() || "/";
-  await withContainer(call, ctx, task, image, o, async (name, scratch, bridged) => {
-    const user = c.agentUser ?? "0";
+  // The agent works where the image says and, unless task.toml names a user, as the image's USER
+  // (root when it sets none), as Harbor runs it.
+  const inspect = await call([
+    "image",
+    "inspect",
+    "--format",
+    "{{.Config.WorkingDir}}|{{.Config.User}}",
+    image,
+  ]);
+  const [dir = "", imageUser = ""] = inspect.stdout.trim().split("|");
+  const workdir = dir || "/";
+  const user = c.agentUser ?? (imageUser || "0");
+  await withContainer(call, ctx, task, image, { ...o, user }, async (name, scratch, bridged) => {
     const mk = await call(
       execIn(name, { workdir: "/", user: "0", env: [] }, [
         "sh",
@@ -181,7 +190,7 @@ async function withContainer(
   ctx: Recording,
   task: HarborTask,
   image: string,
-  o: HarborRunOptions,
+  o: HarborRunOptions & { user: string },
   body: (name: string, scratch: string, bridged: boolean) => Promise<void>,
 ): Promise<void> {
   const c = task.harbor.config;
@@ -204,7 +213,7 @@ async function withContainer(
           memory: o.memory ?? `${c.memoryMb}m`,
           pids: ctx.limits?.pids ?? 512,
         },
-        user: c.agentUser ?? "0",
+        user: o.user,
       },
       name,
       {

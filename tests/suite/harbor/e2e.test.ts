@@ -4,7 +4,7 @@
 // inside its own environment through `agent-eval suite`, the scorecard counts it and --resume keeps
 // it; an allow_internet task is refused without --network bridge and named in the scorecard with it.
 import { describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
 import { dockerCli } from "../../../lib/isolation/docker/engine.ts";
@@ -211,6 +211,34 @@ const SOLVED = {
 
 /** True in a container that holds neither /tests nor any solve.sh (the agent's view of a Harbor task). */
 const UNSEEN = '[ ! -e /tests ] && [ -z "$(find / -xdev -name solve.sh 2>/dev/null)" ]';
+
+test.each([
+  { name: "the image's USER when task.toml names none", agent: "[agent]", user: "--user=agent" },
+  { name: "task.toml's [agent] user over it", agent: '[agent]\nuser = "root"', user: "--user=root" },
+])("a Harbor agent runs as $name", async ({ agent, user }) => {
+  using dir = tempDir("harbor-user");
+  const at = join(dir.path, "t");
+  cpSync(join(FIXTURES, "fix-add"), at, { recursive: true });
+  appendFileSync(join(at, "environment", "Dockerfile"), "USER agent\n");
+  writeFileSync(join(at, "task.toml"), readFileSync(join(at, "task.toml"), "utf8").replace("[agent]", agent));
+  const task = loadHarborTask(at);
+  const starts: string[][] = [];
+  applyHarborOptions([task], {
+    imageMap: parseImageMap([(await imageMap())[1]!]),
+    onDockerCall: (argv) => argv[0] === "run" && starts.push(argv),
+  });
+  const t = await runTrial(
+    { task, variant: { name: "nop", harness: "nop" }, repeat: 0 },
+    builtinContext(`harbor-user-${process.pid}`, dockerRunner(), "nop", "none"),
+  );
+  expect({
+    error: t.error ?? null,
+    users: starts.map((a) => a.find((x) => x.startsWith("--user="))),
+  }).toEqual({
+    error: null,
+    users: [user],
+  });
+});
 
 describe("agent-eval suite with Harbor tasks", () => {
   test(
