@@ -1,9 +1,11 @@
 // The few small files a phase gets before its exec (a driver's settings under HOME), as a tar for
-// `docker cp -` (written by lib/core/tar.ts). Files and their parent directories below the top level
+// `docker cp -` (written by lib/core/tar.ts), and a phase's input: /work's snapshot with them appended. Files and their parent directories below the top level
 // (/tmp/home, /tmp/home/.claude, /etc/claude-code) belong to the exec user, so the CLI can write next
 // to its settings; top-level directories (/tmp, /etc) get no entry, so the image's owner and mode stay.
 import { Buffer } from "node:buffer";
-import { closeSync, openSync, readSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { appendFileSync, closeSync, copyFileSync, openSync, readSync, statSync, truncateSync } from "node:fs";
+import { join } from "node:path";
 import { type TarEntry, tar } from "../../core/tar.ts";
 
 /** A tar of files at absolute container paths (stored relative to /), owned by uid:gid with their new parents. */
@@ -27,6 +29,30 @@ export function tarFiles(
     entries.push({ kind: "file", name: rel, data: Buffer.from(f.content, "utf8"), mode: f.mode });
   }
   return tar(entries, owner);
+}
+
+/**
+ * The bytes a phase reads first: the /work snapshot, the phase's files appended before its end (one
+ * tar), then, for an attached phase, the command's stdin. `tarBytes` is where the tar ends; `copy`
+ * says the file is a fresh one in `dir` for the caller to remove.
+ */
+export function phaseInput(
+  snapshot: string,
+  dir: string,
+  files: { path: string; content: string; mode?: number }[],
+  owner: { uid: number; gid: number },
+  stdin = "",
+): { path: string; tarBytes: number; copy: boolean } {
+  if (!files.length && !stdin) return { path: snapshot, tarBytes: statSync(snapshot).size, copy: false };
+  const path = join(dir, `.in.${randomBytes(4).toString("hex")}.tar`);
+  copyFileSync(snapshot, path);
+  if (files.length) {
+    truncateSync(path, tarEnd(path));
+    appendFileSync(path, tarFiles(files, owner));
+  }
+  const tarBytes = statSync(path).size;
+  if (stdin) appendFileSync(path, stdin);
+  return { path, tarBytes, copy: true };
 }
 
 /**

@@ -24,17 +24,21 @@ export function checkRunId(runId: string): void {
     throw new ToolError(`Invalid run id "${runId}": expected 1-64 characters of [A-Za-z0-9_-]`, 1);
 }
 
-/** The hardened `docker run` argv (after "docker") for one phase container. */
+/**
+ * The hardened `docker run` argv (after "docker") for one phase container, detached (`-d --rm`, for
+ * execs). With `attach` it is `docker create -i` instead: the phase is the container's own process,
+ * started by `docker start -a -i` with /work on stdin, kept after it exits so /work can be copied out
+ * (a create, not a long attached run: a signal's sweep waits for creates, never for a whole phase).
+ * `env` is non-secret only (it shows in inspect).
+ */
 export function runArgs(
   spec: PhaseSpec,
   name: string,
-  o: { user: string; bridgeDir?: string; command: string[] },
+  o: { user: string; bridgeDir?: string; command: string[]; attach?: boolean; env?: Record<string, string> },
 ): string[] {
   const lim = spec.limits ?? {};
   return [
-    "run",
-    "-d",
-    "--rm",
+    ...(o.attach ? ["create", "-i"] : ["run", "-d", "--rm"]),
     // No registry is reachable: a missing image must fail now, not after a pull times out.
     "--pull=never",
     "--name",
@@ -54,6 +58,7 @@ export function runArgs(
     "--network",
     spec.network,
     ...(o.bridgeDir ? ["-v", `${o.bridgeDir}:${BRIDGE_MOUNT}:ro`] : []),
+    ...envArgs(o.env ?? {}, []),
     spec.image,
     ...o.command,
   ];
@@ -66,17 +71,16 @@ export function execArgs(
   env: Record<string, string>,
   secretNames: string[],
 ): string[] {
+  return ["exec", "-i", "-w", "/work", ...envArgs(env, secretNames), name, ...argv];
+}
+
+/** `-e K=V` for non-secret env, `-e NAME` for secrets (the client reads their values); names checked. */
+function envArgs(env: Record<string, string>, secretNames: string[]): string[] {
   for (const k of [...Object.keys(env), ...secretNames])
     if (!ENV_NAME.test(k)) throw new ToolError(`Invalid environment variable name "${k}"`, 1);
   return [
-    "exec",
-    "-i",
-    "-w",
-    "/work",
     ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
     ...secretNames.flatMap((k) => ["-e", k]),
-    name,
-    ...argv,
   ];
 }
 

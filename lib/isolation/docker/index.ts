@@ -1,17 +1,19 @@
 // The Docker runner: each phase of a trial in a fresh, hardened container from the variant's image,
 // with only /work carried between phases as a tar snapshot on the host (originals 6.4: run, cp in,
-// exec..., cp out, rm). Secrets reach only the agent exec, by name, from the docker client's own
+// exec..., cp out, rm; a one-command phase without secrets runs attached instead, _attach.ts: create,
+// start with /work on stdin, cp out, rm). Secrets reach only the agent exec, by name, from the docker client's own
 // environment; the agent reaches only its model endpoint, through lib/isolation/docker/bridge.ts. It does not
 // build images (lib/isolation/docker/image.ts) nor decide what a failure means for the trial (the suite).
 
 import { randomBytes } from "node:crypto";
-import { appendFileSync, copyFileSync, mkdirSync, renameSync, rmSync, truncateSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { messageOf, ToolError } from "../../core/errors.ts";
 import { run } from "../../core/proc.ts";
 import type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../contract.ts";
-import { tarEnd, tarFiles } from "./_tar.ts";
+import { attachable, phaseCommand, START_ALLOWANCE_MS, UNPACK_FAILED, UNPACK_MARK } from "./_attach.ts";
+import { phaseInput } from "./_tar.ts";
 import { forwarderCommand, type ModelBridge, startModelBridge, waitForForwarder } from "./bridge.ts";
 import { isStopping, makeScratchDir, runCall, track } from "./cleanup.ts";
 import {
@@ -106,21 +108,18 @@ function ownerOf(user: string): { uid: number; gid: number } {
   return m ? { uid: Number(m[1]), gid: Number(m[2] ?? m[1]) } : { uid: 0, gid: 0 };
 }
 
-/** A copy of the snapshot with the files' entries appended before its end: one tar for one `docker cp`. */
-function withFiles(
-  ws: Workspace,
-  files: NonNullable<PhaseSpec["files"]>,
-  owner: { uid: number; gid: number },
-) {
-  const path = join(ws.dir, `.in.${randomBytes(4).toString("hex")}.tar`);
-  copyFileSync(snapshot(ws), path);
-  truncateSync(path, tarEnd(path));
-  appendFileSync(path, tarFiles(files, owner));
-  return path;
-}
-
 function result(o: Partial<PhaseResult> & { durationMs: number }): PhaseResult {
   return { exitCode: null, stdout: "", stderr: "", timedOut: false, commandIndex: 0, ...o };
+}
+
+/** One phase's container: its name, the docker calls, and its removal off the critical path. */
+interface Box {
+  call: DockerCall;
+  user: string;
+  ws: Workspace;
+  spec: PhaseSpec;
+  bridge?: ModelBridge;
+  started: number;
 }
 
 async function runPhase(
@@ -130,53 +129,138 @@ async function runPhase(
   spec: PhaseSpec,
 ): Promise<PhaseResult> {
   const started = performance.now();
-  const elapsed = () => performance.now() - started;
   if (spec.runId !== ws.runId)
     throw new ToolError(`Phase run id "${spec.runId}" does not own workspace of run "${ws.runId}"`, 1);
   if (spec.phase !== "agent" && (spec.secretEnvNames?.length || spec.model))
     throw new ToolError(`Secrets and the model bridge are for the agent phase only, not "${spec.phase}"`, 1);
-  const name = `proctor-eval-${randomBytes(6).toString("hex")}`;
   let bridge: ModelBridge | undefined;
-  let removed = false;
-  let inbound: string | undefined;
-  const remove = async () => {
-    if (removed) return;
-    removed = true;
-    await call(["rm", "-f", name], { timeoutMs: INFRA_TIMEOUT_MS });
-  };
   try {
     if (spec.model) bridge = await startModelBridge(ws.dir, spec.model.url);
+    const box: Box = { call, user, ws, spec, bridge, started };
+    if (attachable(spec, user)) {
+      const r = await attached(box);
+      if (r !== UNPACK_FAILED) return r;
+    }
+    return await detached(box);
+  } catch (error) {
+    if (error instanceof ToolError && /Cannot run/.test(error.message)) throw error;
+    return result({ durationMs: performance.now() - started, infraError: messageOf(error) });
+  } finally {
+    await bridge?.close();
+  }
+}
+
+/** A fresh container name, and its removal: tracked per workspace, never awaited by the phase. */
+function container(box: Box): { name: string; remove: () => Promise<void> } {
+  const name = `proctor-eval-${randomBytes(6).toString("hex")}`;
+  let removing: Promise<void> | undefined;
+  const remove = () => {
+    removing ??= box.call(["rm", "-f", name], { timeoutMs: INFRA_TIMEOUT_MS }).then(() => undefined);
+    return removing;
+  };
+  return { name, remove };
+}
+
+/** Copies /work out of a container (running or exited) into the snapshot; undefined when it worked. */
+async function copyOut(box: Box, name: string): Promise<string | undefined> {
+  const tmp = join(box.ws.dir, `.work.${randomBytes(4).toString("hex")}.tar`);
+  const out = await box.call(["cp", `${name}:/work`, "-"], { stdoutFile: tmp, timeoutMs: INFRA_TIMEOUT_MS });
+  if (out.exitCode !== 0) {
+    rmSync(tmp, { force: true });
+    return `copy out: ${tail(out.stderr)}`;
+  }
+  renameSync(tmp, snapshot(box.ws));
+  return undefined;
+}
+
+/** The start failure of a container: a missing image names its remedy. */
+function startError(stderr: string, image: string): string {
+  return /No such image/i.test(stderr)
+    ? `image "${image}" is missing: build it with "npx bun evals/images/build.ts"`
+    : `start: ${tail(stderr)}`;
+}
+
+/**
+ * A phase as its container's own process: `create`, then `start -a -i` (no cp in, no exec) whose stdin
+ * carries /work in; the container's exit is the command's, /work is copied out of the exited container. Returns
+ * UNPACK_FAILED when the image's /work is not the user's to write (the caller runs it detached).
+ */
+async function attached(box: Box): Promise<PhaseResult | typeof UNPACK_FAILED> {
+  const { call, user, ws, spec, bridge } = box;
+  const { name, remove } = container(box);
+  const input = phaseInput(snapshot(ws), ws.dir, spec.files ?? [], ownerOf(user), spec.stdin);
+  try {
+    const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
+    const command = phaseCommand(input.tarBytes, spec.commands?.[0] ?? spec.argv, bridge !== undefined);
+    const made = await call(
+      runArgs(spec, name, { user, bridgeDir: bridge?.dir, command, attach: true, env }),
+      {
+        timeoutMs: INFRA_TIMEOUT_MS,
+      },
+    );
+    if (made.exitCode !== 0)
+      return result({
+        durationMs: performance.now() - box.started,
+        infraError: startError(made.stderr, spec.image),
+      });
+    const r = await call(["start", "-a", "-i", name], {
+      stdinFile: input.path,
+      timeoutMs: spec.timeoutMs + START_ALLOWANCE_MS,
+    });
+    if (r.timedOut) {
+      // What ran past its time may still be writing: the container goes, /work stays as it was.
+      await remove();
+      return result({ stdout: r.stdout, stderr: r.stderr, timedOut: true, durationMs: r.durationMs });
+    }
+    if (r.exitCode === 125 && r.stderr.trimEnd().endsWith(UNPACK_MARK)) return UNPACK_FAILED;
+    // The engine's own refusal (the runtime could not start the container): never the command's exit.
+    if (r.exitCode !== 0 && /^Error response from daemon: /m.test(r.stderr))
+      return result({ durationMs: performance.now() - box.started, infraError: `start: ${tail(r.stderr)}` });
+    const last = result({
+      exitCode: r.exitCode,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      durationMs: r.durationMs,
+    });
+    const failed = spec.phase === "check" ? undefined : await copyOut(box, name);
+    return failed ? { ...last, infraError: failed } : last;
+  } finally {
+    pending(ws).add(remove().catch(() => undefined));
+    if (input.copy) rmSync(input.path, { force: true });
+  }
+}
+
+/**
+ * The original's verbs: `run -d` (sleep, or the forwarder), `cp` /work and the files in, an exec per
+ * command, `cp` /work out. For several commands, secrets (only an exec takes them by name) and files
+ * the phase user may not write; and the fallback when an attached phase could not unpack /work.
+ */
+async function detached(box: Box): Promise<PhaseResult> {
+  const { call, user, ws, spec, bridge } = box;
+  const elapsed = () => performance.now() - box.started;
+  const { name, remove } = container(box);
+  let inbound: ReturnType<typeof phaseInput> | undefined;
+  try {
     const command = bridge ? forwarderCommand(BRIDGE_MOUNT) : ["sleep", "infinity"];
     const start = await call(runArgs(spec, name, { user, bridgeDir: bridge?.dir, command }), {
       timeoutMs: INFRA_TIMEOUT_MS,
     });
-    if (start.exitCode !== 0) {
-      const missing = /No such image/i.test(start.stderr);
-      return result({
-        durationMs: elapsed(),
-        infraError: missing
-          ? `image "${spec.image}" is missing: build it with "npx bun evals/images/build.ts"`
-          : `start: ${tail(start.stderr)}`,
-      });
-    }
+    if (start.exitCode !== 0)
+      return result({ durationMs: elapsed(), infraError: startError(start.stderr, spec.image) });
     // /work and the phase's files in one copy: each `docker cp` is a round trip through the engine.
-    inbound = spec.files?.length ? withFiles(ws, spec.files, ownerOf(spec.user ?? user)) : undefined;
+    inbound = phaseInput(snapshot(ws), ws.dir, spec.files ?? [], ownerOf(spec.user ?? user));
     const copyIn = await call(["cp", "-", `${name}:/`], {
-      stdinFile: inbound ?? snapshot(ws),
+      stdinFile: inbound.path,
       timeoutMs: INFRA_TIMEOUT_MS,
     });
     if (copyIn.exitCode !== 0)
       return result({ durationMs: elapsed(), infraError: `copy in: ${tail(copyIn.stderr)}` });
     const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
-    const commands = spec.commands ?? [spec.argv];
     let last = result({ durationMs: 0 });
-    for (const [i, argv] of commands.entries()) {
+    for (const [i, argv] of (spec.commands ?? [spec.argv]).entries()) {
       const r = await call(
         execArgs(name, bridge ? waitForForwarder(argv) : argv, env, spec.secretEnvNames ?? []),
-        {
-          input: spec.stdin ?? "",
-          timeoutMs: spec.timeoutMs,
-        },
+        { input: spec.stdin ?? "", timeoutMs: spec.timeoutMs },
       );
       last = result({
         exitCode: r.timedOut ? null : r.exitCode,
@@ -193,24 +277,12 @@ async function runPhase(
       }
       if (r.exitCode !== 0) break;
     }
-    if (spec.phase !== "check") {
-      const tmp = join(ws.dir, `.work.${randomBytes(4).toString("hex")}.tar`);
-      const out = await call(["cp", `${name}:/work`, "-"], { stdoutFile: tmp, timeoutMs: INFRA_TIMEOUT_MS });
-      if (out.exitCode !== 0) {
-        rmSync(tmp, { force: true });
-        return { ...last, infraError: `copy out: ${tail(out.stderr)}` };
-      }
-      renameSync(tmp, snapshot(ws));
-    }
-    return last;
-  } catch (error) {
-    if (error instanceof ToolError && /Cannot run/.test(error.message)) throw error;
-    return result({ durationMs: elapsed(), infraError: messageOf(error) });
+    const failed = spec.phase === "check" ? undefined : await copyOut(box, name);
+    return failed ? { ...last, infraError: failed } : last;
   } finally {
     // Removal is off the critical path: the next phase starts while this container goes; dispose()
     // and the signal hook wait for it, and the label sweep catches anything still left.
     pending(ws).add(remove().catch(() => undefined));
-    if (inbound) rmSync(inbound, { force: true });
-    await bridge?.close();
+    if (inbound?.copy) rmSync(inbound.path, { force: true });
   }
 }

@@ -1,5 +1,5 @@
 // Fixture for cleanup.test.ts: starts a run whose agent phase never ends, says "ready" once the
-// exec is under way (the container exists), and waits to be killed. argv: <runId> <image> <scratchRoot>
+// command is under way (the container exists: an exec, or the start of an attached phase), and waits to be killed. argv: <runId> <image> <scratchRoot>
 import { dockerRunner, installSignalCleanup } from "../../../lib/isolation/docker/index.ts";
 
 const [runId = "", image = "", scratchRoot = ""] = process.argv.slice(2);
@@ -7,7 +7,7 @@ installSignalCleanup(runId, { scratchRoot });
 const r = dockerRunner({
   scratchRoot,
   onDockerCall: (a) => {
-    if (a[0] === "exec") process.stdout.write("ready\n");
+    if (a[0] === "exec" || a[0] === "start") process.stdout.write("ready\n");
   },
 });
 const ws = await r.prepare(runId, undefined);

@@ -1,7 +1,7 @@
 // Killing a run midway (SIGINT or SIGTERM) leaves none of its containers, networks or scratch dirs,
 // exits 130/143, and never touches another run's, even one whose id starts with the same characters;
-// and so does a whole suite run interrupted at twenty points spread over its life (before the first
-// docker call, mid-create, mid-copy, mid-exec, mid-removal), whatever was in flight.
+// and so does a whole suite run interrupted at nineteen points spread over its life (before the first
+// docker call, mid-create, mid-copy, mid-start, mid-removal), whatever was in flight.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -106,7 +106,7 @@ variants:
 `;
 
 /** Where a signal lands: at "ready" (before any docker call), or as the n-th call of a verb starts. */
-type Point = { verb: "ready" } | { verb: "run" | "cp" | "exec" | "rm"; n: number };
+type Point = { verb: "ready" } | { verb: "create" | "start" | "cp" | "rm"; n: number };
 
 /**
  * One run of tests/isolation/docker/_interrupt.ts, signalled at `at` (never, when absent); `group` signals its
@@ -157,15 +157,16 @@ let suitePath = "";
 const trialsPath = (runId: string) => join(scratch.path, `${runId}.trials.jsonl`);
 
 /**
- * Twenty points over the run's life: before any call, as each of the six containers is created, and
- * mid-copy, mid-exec and mid-removal early, midway and late; SIGTERM and SIGINT in turn, every fourth
+ * Nineteen points over the run's life: before any call, as each of the six containers is created, and
+ * mid-copy, mid-start (each phase is one command without secrets: attached, /work going in on the
+ * start's stdin) and mid-removal early, midway and late; SIGTERM and SIGINT in turn, every fourth
  * signal to the whole process group (the docker clients run in their own groups, so only the run gets it).
  */
 const POINTS: Point[] = [
   { verb: "ready" },
-  ...[1, 2, 3, 4, 5, 6].map((n) => ({ verb: "run" as const, n })),
-  ...[1, 3, 5, 7, 9].map((n) => ({ verb: "cp" as const, n })),
-  ...[1, 2, 4, 6].map((n) => ({ verb: "exec" as const, n })),
+  ...[1, 2, 3, 4, 5, 6].map((n) => ({ verb: "create" as const, n })),
+  ...[1, 2, 3, 4].map((n) => ({ verb: "cp" as const, n })),
+  ...[1, 2, 4, 6].map((n) => ({ verb: "start" as const, n })),
   ...[1, 3, 5, 6].map((n) => ({ verb: "rm" as const, n })),
 ];
 
@@ -186,7 +187,7 @@ describe("a suite run interrupted anywhere leaves nothing behind", () => {
     const r = await interruptedRun(`w${process.pid}`, undefined, "SIGTERM");
     expect({ exitCode: r.exitCode, calls: r.calls, left: r.left }).toEqual({
       exitCode: 0,
-      calls: { version: 1, run: 6, cp: 10, exec: 6, rm: 6 },
+      calls: { version: 1, create: 6, start: 6, cp: 4, rm: 6 },
       left: NOTHING,
     });
   });

@@ -71,6 +71,36 @@ describe("runArgs", () => {
     ]);
     expect(args.filter((a) => a === "-e" || a.startsWith("--env"))).toEqual([]);
   });
+
+  test("attached: stdin open, kept after exit for the copy out, non-secret env as K=V, never secrets", () => {
+    const args = runArgs(spec, "proctor-eval-abc", {
+      user: "1000:1000",
+      command: ["sh", "-c", "true"],
+      attach: true,
+      env: { A: "1", B: "x y" },
+    });
+    expect(args.slice(0, 3)).toEqual(["create", "-i", "--pull=never"]);
+    expect(args.slice(-9)).toEqual([
+      "none",
+      "-e",
+      "A=1",
+      "-e",
+      "B=x y",
+      "eval-claude:2.1.197",
+      "sh",
+      "-c",
+      "true",
+    ]);
+    expect(
+      args.filter((a) => a === "-d" || a === "--rm" || a.includes("API_KEY") || a.includes("NOT_IN_RUN")),
+    ).toEqual([]);
+  });
+
+  test("attached: a bad env name is refused", () => {
+    expect(() =>
+      runArgs(spec, "c", { user: "1000:1000", command: ["true"], attach: true, env: { "A B": "1" } }),
+    ).toThrow('Invalid environment variable name "A B"');
+  });
 });
 
 describe("execArgs", () => {

@@ -26,6 +26,18 @@ function base(id: string): Omit<PhaseSpec, "phase" | "argv"> {
   return { runId: id, image, timeoutMs: 60_000, network: "none" };
 }
 
+/** A command's clean result (durations zeroed). */
+const ok = (stdout: string, commandIndex = 0): PhaseResult => ({
+  exitCode: 0,
+  stdout,
+  stderr: "",
+  timedOut: false,
+  commandIndex,
+  durationMs: 0,
+});
+
+type Spec = Partial<PhaseSpec> & Pick<PhaseSpec, "phase" | "argv">;
+
 /** Runs phases in turn on an empty /work of a fresh run; durations zeroed; checks nothing is left. */
 async function phases(
   specs: (Partial<PhaseSpec> & Pick<PhaseSpec, "phase" | "argv">)[],
@@ -96,14 +108,6 @@ describe("phases", () => {
     const after = await r.runPhase(ws, { ...base(id), phase: "check", argv: sh("cat src/a.txt") });
     await r.dispose(ws);
     const strip = (x: PhaseResult) => ({ ...x, durationMs: 0 });
-    const ok = (stdout: string, commandIndex = 0) => ({
-      exitCode: 0,
-      stdout,
-      stderr: "",
-      timedOut: false,
-      commandIndex,
-      durationMs: 0,
-    });
     expect([setup, agent, check, after].map(strip)).toEqual([
       ok("one\ntwo\nsrc/a.txt\n1000:1000\n", 1),
       ok('{"x":1} agent\nroot 1777 /tmp\nagent 755 /tmp/home/.cfg\nagent 600 /tmp/home/.cfg/s.json\n'),
@@ -111,9 +115,11 @@ describe("phases", () => {
       // A check's changes are never carried.
       ok("one\ntwo\nthree\n"),
     ]);
-    // The agent's files ride in /work's copy: one `docker cp` in per phase.
+    // Two setup commands, and an agent file under /etc (not the user's to write): the original's verbs,
+    // the agent's files riding in /work's one `docker cp`. A check is one command, attached: `create`,
+    // `start` (with /work on stdin), `rm`.
     expect(verbs.join(" ")).toBe(
-      "version run cp exec exec cp rm run cp exec cp rm run cp exec rm run cp exec rm",
+      "version run cp exec exec cp rm run cp exec cp rm create start rm create start rm",
     );
     expect(await containersOf(id)).toEqual([]);
   });
@@ -132,18 +138,117 @@ describe("phases", () => {
     });
   });
 
-  test.concurrent("a timeout force-removes the container and keeps /work as it was", async () => {
+  test.concurrent.each<{ name: string; commands: string[][]; verbs: string }>([
+    {
+      name: "attached",
+      commands: [sh("echo partial > p.txt; exec sleep 600")],
+      // create and start, then the forced rm straight away: no copy out of a timed-out phase.
+      verbs: "version create start rm create start rm",
+    },
+    {
+      name: "detached (two commands, the second times out)",
+      commands: [sh("echo first > f.txt"), sh("echo partial > p.txt; exec sleep 600")],
+      verbs: "version run cp exec exec rm create start rm",
+    },
+  ])(
+    "a timeout force-removes the container and keeps /work as it was: $name",
+    async ({ commands, verbs }) => {
+      const seen: string[] = [];
+      const [agent, check] = await phases(
+        [
+          { phase: "agent", timeoutMs: 1500, argv: [], commands },
+          { phase: "check", argv: sh("ls -A /work | wc -l") },
+        ],
+        seen,
+      );
+      expect([agent?.exitCode, agent?.timedOut, agent?.commandIndex, check?.stdout]).toEqual([
+        null,
+        true,
+        commands.length - 1,
+        "0\n",
+      ]);
+      expect(seen.join(" ")).toBe(verbs);
+    },
+  );
+
+  test.concurrent("an attached phase: stdin, links, modes and owner carried; the check's changes are not", async () => {
+    using repo = tempDir("proctor-repo");
+    mkdirSync(join(repo.path, "src"));
+    writeFileSync(join(repo.path, "src", "a.txt"), "one\n", { mode: 0o640 });
+    writeFileSync(join(repo.path, "run.sh"), "#!/bin/sh\necho ran\n", { mode: 0o755 });
+    symlinkSync("src/a.txt", join(repo.path, "link"));
+    symlinkSync("/nowhere", join(repo.path, "dangling"));
     const verbs: string[] = [];
-    const [agent, check] = await phases(
-      [
-        { phase: "agent", timeoutMs: 1500, argv: sh("echo partial > p.txt; exec sleep 600") },
-        { phase: "check", argv: sh("ls -A /work | wc -l") },
-      ],
-      verbs,
+    const r = dockerRunner({ onDockerCall: (a) => verbs.push(a[0] ?? "") });
+    const id = runId();
+    const ws = await r.prepare(id, repo.path);
+    const stat = 'stat -c "%U:%G %a %F %n" src src/a.txt run.sh link dangling';
+    const out: PhaseResult[] = [];
+    for (const spec of [
+      {
+        phase: "setup",
+        argv: sh(`${stat}; readlink dangling; cat link; ./run.sh; cat > from-stdin`),
+        stdin: "hello",
+      },
+      {
+        phase: "agent",
+        argv: sh(
+          'cat from-stdin; echo " $MODE"; stat -c "%U %a %n" /tmp/home /tmp/home/s.json; cat /tmp/home/s.json',
+        ),
+        env: { MODE: "agent" },
+        files: [{ path: "/tmp/home/s.json", content: "{}", mode: 0o600 }],
+      },
+      { phase: "check", argv: sh("rm link; echo changed > src/a.txt; ls -A /work") },
+      { phase: "check", argv: sh("cat link; ls -A /work") },
+    ] satisfies Spec[])
+      out.push({ ...(await r.runPhase(ws, { ...base(id), ...spec })), durationMs: 0 });
+    await r.dispose(ws);
+    expect(out).toEqual([
+      ok(
+        [
+          "agent:agent 755 directory src",
+          "agent:agent 640 regular file src/a.txt",
+          "agent:agent 755 regular file run.sh",
+          "agent:agent 777 symbolic link link",
+          "agent:agent 777 symbolic link dangling",
+          "/nowhere",
+          "one",
+          "ran",
+          "",
+        ].join("\n"),
+      ),
+      ok("hello agent\nagent 755 /tmp/home\nagent 600 /tmp/home/s.json\n{}"),
+      ok("dangling\nfrom-stdin\nrun.sh\nsrc\n"),
+      ok("one\ndangling\nfrom-stdin\nlink\nrun.sh\nsrc\n"),
+    ]);
+    expect(verbs.join(" ")).toBe(
+      "version create start cp rm create start cp rm create start rm create start rm",
     );
-    expect([agent?.exitCode, agent?.timedOut, check?.stdout]).toEqual([null, true, "0\n"]);
-    // run cp exec, then the forced rm straight away: no copy out of a timed-out phase.
-    expect(verbs.join(" ")).toBe("version run cp exec rm run cp exec rm");
+    expect(await containersOf(id)).toEqual([]);
+  });
+
+  test.concurrent("an image whose /work the user cannot write: the attached try falls back to the original's verbs", async () => {
+    // The image's /work belongs to 1000; as 2000 the container's own tar cannot unpack there, docker cp can.
+    const verbs: string[] = [];
+    const r = dockerRunner({ user: "2000:2000", onDockerCall: (a) => verbs.push(a[0] ?? "") });
+    const id = runId();
+    const ws = await r.prepare(id, undefined);
+    const res = await r.runPhase(ws, {
+      ...base(id),
+      phase: "setup",
+      argv: sh("id -u; stat -c %u /work; touch x"),
+    });
+    await r.dispose(ws);
+    expect({ ...res, durationMs: 0 }).toEqual({
+      exitCode: 0,
+      stdout: "2000\n2000\n",
+      stderr: "",
+      timedOut: false,
+      commandIndex: 0,
+      durationMs: 0,
+    });
+    expect(verbs.join(" ")).toBe("version create start rm run cp exec cp rm");
+    expect(await containersOf(id)).toEqual([]);
   });
 
   test.concurrent("a missing image is an infrastructure error, not the agent's failure", async () => {
@@ -205,9 +310,10 @@ describe("secrets", () => {
     const r = dockerRunner({
       onDockerCall: (a) => {
         argvs.push(a);
-        // While the agent's container is alive: everything docker will say about it.
+        // Before each container goes: everything docker will say about it.
         const name = a.find((x) => x.startsWith("proctor-eval-"));
-        if (a[0] === "exec" && name)
+        // At `rm` every phase's container still exists (an attached one has exited, a detached one runs).
+        if (a[0] === "rm" && name)
           inspects.push(spawnSync("docker", ["inspect", name], { encoding: "utf8" }).stdout);
       },
     });

@@ -1,0 +1,46 @@
+// What decides and starts an attached phase (lib/isolation/docker/index.ts): the phase runs as its
+// container's own process, fed /work as a tar on stdin (create + start -a -i), instead of run -d +
+// docker cp + exec: the copy-in's archive helper and the exec were each an engine round trip. This
+// file says when a phase may take that path and builds the container's command.
+import type { PhaseSpec } from "../contract.ts";
+import { forwarderCommand, waitForForwarder } from "./bridge.ts";
+import { BRIDGE_MOUNT } from "./engine.ts";
+
+/** The last stderr line of a phase wrapper that could not unpack /work as the phase user. */
+export const UNPACK_MARK = "proctor: cannot unpack /work as the phase user";
+export const UNPACK_FAILED = Symbol("unpack failed");
+/** An attached phase's time limit covers its container's start and /work's unpack too: this much more. */
+export const START_ALLOWANCE_MS = 3_000;
+
+/**
+ * Whether a phase can run attached: one command, no secrets (`docker run -e` would show them in
+ * inspect), the runner's own numeric user (it owns the snapshot), files only where that user writes.
+ */
+export function attachable(spec: PhaseSpec, user: string): boolean {
+  return (
+    (spec.commands === undefined || spec.commands.length === 1) &&
+    !spec.secretEnvNames?.length &&
+    (spec.user ?? user) === user &&
+    /^\d+(:\d+)?$/.test(user) &&
+    (spec.files ?? []).every((f) => /^\/(tmp|work)\/./.test(f.path))
+  );
+}
+
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The container's own process for an attached phase: unpack the first `tarBytes` of stdin (/work and
+ * the files; tar's chatter shown only on failure), start the forwarder when bridged, then the command
+ * as sh's child (not PID 1, as under exec) with the rest of stdin.
+ */
+export function phaseCommand(tarBytes: number, argv: string[], bridged: boolean): string[] {
+  const unpack = `e=$(head -c ${tarBytes} | tar -xpf - -C / 2>&1 >/dev/null) || { printf '%s\\n' "$e" ${quote(UNPACK_MARK)} >&2; exit 125; }`;
+  const forward = bridged ? `${forwarderCommand(BRIDGE_MOUNT).map(quote).join(" ")} & ` : "";
+  return [
+    "sh",
+    "-c",
+    `${unpack}; ${forward}"$@"`,
+    "proctor-phase",
+    ...(bridged ? waitForForwarder(argv) : argv),
+  ];
+}

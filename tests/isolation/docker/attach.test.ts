@@ -1,0 +1,65 @@
+// When a phase runs attached (lib/isolation/docker/_attach.ts): one command, no secrets, the runner's
+// own numeric user, files only under /tmp or /work; everything else keeps the original's verbs.
+import { describe, expect, test } from "bun:test";
+import { attachable, phaseCommand, UNPACK_MARK } from "../../../lib/isolation/docker/_attach.ts";
+import type { PhaseSpec } from "../../../lib/isolation/docker/index.ts";
+
+const spec: PhaseSpec = {
+  runId: "r1",
+  image: "i",
+  phase: "agent",
+  argv: ["true"],
+  timeoutMs: 1,
+  network: "none",
+};
+
+describe("attachable", () => {
+  test.each<{ name: string; extra: Partial<PhaseSpec>; user: string; want: boolean }>([
+    { name: "one argv", extra: {}, user: "1000:1000", want: true },
+    { name: "one command", extra: { commands: [["a"]] }, user: "1000", want: true },
+    {
+      name: "files under /tmp and /work",
+      extra: { files: [f("/tmp/home/s.json"), f("/work/x")] },
+      user: "1000:1000",
+      want: true,
+    },
+    { name: "two commands", extra: { commands: [["a"], ["b"]] }, user: "1000:1000", want: false },
+    { name: "no command", extra: { commands: [] }, user: "1000:1000", want: false },
+    {
+      name: "secrets (only an exec takes them by name)",
+      extra: { secretEnvNames: ["K"] },
+      user: "1000:1000",
+      want: false,
+    },
+    { name: "a file under /etc", extra: { files: [f("/etc/x.json")] }, user: "1000:1000", want: false },
+    { name: "a file at /tmp itself", extra: { files: [f("/tmp/")] }, user: "1000:1000", want: false },
+    { name: "another phase user", extra: { user: "0" }, user: "1000:1000", want: false },
+    { name: "a user name (the snapshot's owner is numeric)", extra: {}, user: "agent", want: false },
+  ])("$name", ({ extra, user, want }) => {
+    expect(attachable({ ...spec, ...extra }, user)).toEqual(want);
+  });
+});
+
+describe("phaseCommand", () => {
+  test("unpacks exactly the tar's bytes, then runs the command as sh's child with the rest of stdin", () => {
+    const [sh, c, script, arg0, ...argv] = phaseCommand(10240, ["echo", "it's"], false);
+    expect([sh, c, arg0, argv]).toEqual(["sh", "-c", "proctor-phase", ["echo", "it's"]]);
+    expect(script).toBe(
+      `e=$(head -c 10240 | tar -xpf - -C / 2>&1 >/dev/null) || { printf '%s\\n' "$e" '${UNPACK_MARK}' >&2; exit 125; }; "$@"`,
+    );
+  });
+
+  test("bridged: the forwarder in the background, the command waits for it", () => {
+    const cmd = phaseCommand(512, ["agent"], true);
+    expect(
+      cmd[2]?.endsWith(
+        `; 'socat' 'TCP-LISTEN:41800,bind=127.0.0.1,reuseaddr,fork' 'UNIX-CONNECT:/run/proctor/model.sock' & "$@"`,
+      ),
+    ).toEqual(true);
+    expect([cmd[4], cmd[5], cmd.at(-1)]).toEqual(["bash", "-c", "agent"]);
+  });
+});
+
+function f(path: string) {
+  return { path, content: "" };
+}
