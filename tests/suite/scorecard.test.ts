@@ -412,13 +412,17 @@ describe("the original tool's scorecards", () => {
     {
       file: "original-rich.json",
       markdown: [
+        // The newer original's gated layout (lib/suite/scorecard/gated.ts, checked byte for byte
+        // against its golden matrix.md in tests/suite/gate/golden.test.ts).
         "# Eval scorecard: cli-upgrade",
         "",
         "Control: `old`",
         "",
-        "| Variant | Trials | pass@1 (95% CI) | Cost/task | Wall p50 | Wall p95 | Tool errors | Errors | pass@2 | pass^2 |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-        "| old | 2 | 50.0% (0.0-100.0) | $0.1000 | 1.0s | 2.0s | 0 | 0 | 100.0% | 0.0% |",
+        "**Gate: HOLD**",
+        "",
+        "| Variant | Trials | pass@1 (95% CI) | pass@2 | pass^2 | Cost/task | Wall p50 | Wall p95 | Tool calls | Tool errors | Errors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| old | 2 | 50.0% (0.0-100.0) | 100.0% | 0.0% | $0.1000 | 1.0s | 2.0s | 4 | 0 | 0 |",
         "",
       ],
     },

@@ -192,6 +192,7 @@ export const Scorecard = z.looseObject({
   thresholds: z.looseObject({}).optional().describe("the gate's thresholds, defaults applied"),
   judge: z
     .looseObject({ model: z.string(), wire: z.string().optional(), rubrics: z.array(z.string()) })
+    .nullable() // Go writes a nil judge as null
     .optional()
     .describe("what graded the run: the suite's judge model and wire, every rubric id@version used"),
   shard: z
