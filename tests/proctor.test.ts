@@ -62,7 +62,7 @@ describe("proctor dispatches", () => {
         exitCode: 2,
         stdout: "",
         stderr:
-          '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade, run-eval, agent-eval, eval-steps, eval-mcp\n',
+          '✗ Unknown tool "frobnicate": expected one of gh, gh-shim, grade, run-eval, agent-eval, eval-steps, eval-mcp, mock-model\n',
       },
     },
   ];

@@ -279,9 +279,12 @@ test("the repeatable flags are exactly the documented ones", async () => {
       .map(([flag]) => `${c.path} --${flag}`),
   );
   expect(found.sort()).toEqual([
+    "agent-eval suite --image-map",
+    "agent-eval tasks check --image-map",
     "eval-steps harvest --keep-field",
     "eval-steps harvest --pair-key-file",
     "eval-steps harvest --redact-pattern",
     "eval-steps judge --pair-key-file",
+    "run-eval compare --rerun",
   ]);
 });
