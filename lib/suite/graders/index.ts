@@ -29,6 +29,8 @@ export interface JudgeVerdict {
   /** The rubric's `id@version`. */
   rubric: string;
   rationale: string;
+  /** The seeded order the judge was shown the criteria and changed files in, kept on the grade. */
+  order: { criteria: string[]; files: string[] };
 }
 
 /** Scores one trial against the rubric at `rubricPath`; throws when it cannot (a grader error). */
@@ -160,6 +162,7 @@ async function gradeOne(
         score: v.score,
         rubric: v.rubric,
         detail: v.rationale,
+        order: v.order,
       };
     }
   }

@@ -32,6 +32,10 @@ export const Grade = z.looseObject({
   rubric: z.string().optional(),
   detail: z.string().optional(),
   error: z.string().optional(),
+  order: z
+    .object({ criteria: z.array(z.string()), files: z.array(z.string()) })
+    .optional()
+    .describe("a judge's seeded answer order: the rubric's criteria and the changed files as shown"),
 });
 export type Grade = z.infer<typeof Grade>;
 

@@ -226,6 +226,7 @@ const judge: TrialJudge = async (rubricPath, input) => {
     pass: fixed,
     rubric: `q@${rubricPath.length}`,
     rationale: fixed ? "fixed" : "not",
+    order: { criteria: ["correctness", "style"], files: input.changed.map((c) => c.path) },
   };
 };
 
@@ -237,7 +238,14 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
         { grader: "command", pass: true },
         { grader: "file:add.go", pass: true },
         { grader: "diff", pass: true, detail: "1 files changed" },
-        { grader: "judge:q@7", pass: true, score: 0.9, rubric: "q@7", detail: "fixed" },
+        {
+          grader: "judge:q@7",
+          pass: true,
+          score: 0.9,
+          rubric: "q@7",
+          detail: "fixed",
+          order: { criteria: ["correctness", "style"], files: ["add.go"] },
+        },
       ],
       graderError: undefined,
       pass: true,
@@ -255,7 +263,14 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
         { grader: "command", pass: false, detail: "exit 1: " },
         { grader: "file:add.go", pass: false, detail: 'add.go does not contain "a + b"' },
         { grader: "diff", pass: false, detail: "nothing matching add.go changed" },
-        { grader: "judge:q@7", pass: false, score: 0.2, rubric: "q@7", detail: "not" },
+        {
+          grader: "judge:q@7",
+          pass: false,
+          score: 0.2,
+          rubric: "q@7",
+          detail: "not",
+          order: { criteria: ["correctness", "style"], files: [] },
+        },
       ],
       graderError: undefined,
       pass: false,
@@ -338,7 +353,7 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
     const shown: JudgeInput[] = [];
     const count: TrialJudge = async (_r, input) => {
       shown.push(input);
-      return { score: 1, pass: true, rubric: "q@1", rationale: "ok" };
+      return { score: 1, pass: true, rubric: "q@1", rationale: "ok", order: { criteria: [], files: [] } };
     };
     await gradeTrial([GRADERS[3]!], { exec, prompt: "p", before: before.files, judge: count });
     expect([shown[0]!.changed.length, shown[0]!.changed.at(-1)]).toEqual([

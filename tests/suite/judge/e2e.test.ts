@@ -8,6 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
+import { loadRubric } from "../../../lib/suite/judge/config.ts";
+import { shownOrder } from "../../../lib/suite/judge/prompt.ts";
 import { type MockModel, type Script, startMockModel, text } from "../../support/mock-model.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
@@ -60,7 +62,7 @@ async function suite(mock: MockModel, wire: string, dir: string) {
 
 type Out = {
   variants: Array<{ name: string; judgeScore?: number; gradeErrors?: number }>;
-  trials: Array<{ variant: string; pass: boolean; grades?: Array<Record<string, unknown>> }>;
+  trials: Array<{ variant: string; repeat: number; pass: boolean; grades?: Array<Record<string, unknown>> }>;
 };
 const summary = (out: Out) => ({
   variants: out.variants.map((v) => ({ name: v.name, judgeScore: v.judgeScore, gradeErrors: v.gradeErrors })),
@@ -69,6 +71,20 @@ const summary = (out: Out) => ({
     pass: t.pass,
     grades: t.grades?.map((g) => ({ pass: g.pass, score: g.score, rubric: g.rubric, error: g.error })),
   })),
+});
+
+/** The order each trial's judge grade records: the seeded one the judge was shown (nop changes nothing). */
+const RUBRIC = loadRubric(join(TASKS, "..", "rubrics", "quality.yaml"));
+const orders = (out: Out) => ({
+  recorded: out.trials.map((t) => t.grades?.[0]?.order),
+  seeded: out.trials.map(
+    (t) =>
+      shownOrder(RUBRIC, t.variant === "oracle" ? [{ path: "add.sh", content: "" }] : [], {
+        seed: 7,
+        task: "fix",
+        repeat: t.repeat,
+      }).order,
+  ),
 });
 
 describe("agent-eval suite --local with a judge grader", () => {
@@ -98,6 +114,9 @@ describe("agent-eval suite --local with a judge grader", () => {
     expect(mock.requests.map((q) => [q.auth, q.scenario, q.url])).toEqual(
       Array(4).fill(["x-api-key", "keyed", "/v1/messages"]),
     );
+    const { recorded, seeded } = orders(out as Out);
+    expect(recorded).toEqual(seeded);
+    expect(new Set(recorded.map((o) => JSON.stringify(o))).size).toBeGreaterThan(1);
     expect([r.stdout, r.stderr, everything(dir.path)].join("\n")).not.toContain(KEY);
   });
 
