@@ -13,34 +13,53 @@ export const UNPACK_FAILED = Symbol("unpack failed");
 export const START_ALLOWANCE_MS = 3_000;
 
 /**
- * Whether a phase can run attached: one command, no secrets (`docker run -e` would show them in
- * inspect), the runner's own numeric user (it owns the snapshot), files only where that user writes.
+ * Whether the container's own tar can unpack /work for a phase: the runner's own numeric user (it owns
+ * the snapshot; an unprivileged tar cannot give files away), files only where that user writes.
  */
-export function attachable(spec: PhaseSpec, user: string): boolean {
+export function unpackable(spec: PhaseSpec, user: string): boolean {
   return (
-    (spec.commands === undefined || spec.commands.length === 1) &&
-    !spec.secretEnvNames?.length &&
     (spec.user ?? user) === user &&
     /^\d+(:\d+)?$/.test(user) &&
     (spec.files ?? []).every((f) => /^\/(tmp|work)\/./.test(f.path))
   );
 }
 
+/**
+ * Whether a phase can run attached: unpackable, one command, and no secrets (`docker run -e` would
+ * show them in inspect; only an exec takes them by name).
+ */
+export function attachable(spec: PhaseSpec, user: string): boolean {
+  return (
+    (spec.commands === undefined || spec.commands.length === 1) &&
+    !spec.secretEnvNames?.length &&
+    unpackable(spec, user)
+  );
+}
+
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
+/** sh that unpacks the first `tarBytes` of stdin at / (tar's chatter shown only on failure, then the mark). */
+function unpack(tarBytes: number): string {
+  return `e=$(head -c ${tarBytes} | tar -xpf - -C / 2>&1 >/dev/null) || { printf '%s\\n' "$e" ${quote(UNPACK_MARK)} >&2; exit 125; }`;
+}
+
 /**
- * The container's own process for an attached phase: unpack the first `tarBytes` of stdin (/work and
- * the files; tar's chatter shown only on failure), start the forwarder when bridged, then the command
- * as sh's child (not PID 1, as under exec) with the rest of stdin.
+ * The container's own process for an attached phase: unpack /work and the files from stdin, start
+ * the forwarder when bridged, then the command as sh's child (not PID 1, as under exec) with the rest
+ * of stdin.
  */
 export function phaseCommand(tarBytes: number, argv: string[], bridged: boolean): string[] {
-  const unpack = `e=$(head -c ${tarBytes} | tar -xpf - -C / 2>&1 >/dev/null) || { printf '%s\\n' "$e" ${quote(UNPACK_MARK)} >&2; exit 125; }`;
   const forward = bridged ? `${forwarderCommand(BRIDGE_MOUNT).map(quote).join(" ")} & ` : "";
   return [
     "sh",
     "-c",
-    `${unpack}; ${forward}"$@"`,
+    `${unpack(tarBytes)}; ${forward}"$@"`,
     "proctor-phase",
     ...(bridged ? waitForForwarder(argv) : argv),
   ];
+}
+
+/** A detached phase's first exec: unpack /work and the files from stdin, then become the command. */
+export function unpackThen(tarBytes: number, argv: string[]): string[] {
+  return ["sh", "-c", `${unpack(tarBytes)}; exec "$@"`, "proctor-phase", ...argv];
 }

@@ -1,18 +1,36 @@
 // The Docker runner: each phase of a trial in a fresh, hardened container from the variant's image,
-// with only /work carried between phases as a tar snapshot on the host (originals 6.4: run, cp in,
-// exec..., cp out, rm; a one-command phase without secrets runs attached instead, _attach.ts: create,
-// start with /work on stdin, cp out, rm). Secrets reach only the agent exec, by name, from the docker client's own
-// environment; the agent reaches only its model endpoint, through lib/isolation/docker/bridge.ts. It does not
+// with only /work carried between phases as a tar snapshot on the host. A one-command phase without
+// secrets runs attached (_attach.ts: create, start with /work on stdin, cp out, rm); the others keep
+// the original's verbs (originals 6.4: run, exec..., cp out, rm) with /work riding the first exec's
+// stdin, or a `docker cp` in where the user's own tar cannot unpack it. Secrets reach only the agent
+// exec, by name, from the docker client's own environment; the agent reaches only its model endpoint, through lib/isolation/docker/bridge.ts. It does not
 // build images (lib/isolation/docker/image.ts) nor decide what a failure means for the trial (the suite).
 
-import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { messageOf, ToolError } from "../../core/errors.ts";
 import { run } from "../../core/proc.ts";
 import type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../contract.ts";
-import { attachable, phaseCommand, START_ALLOWANCE_MS, UNPACK_FAILED, UNPACK_MARK } from "./_attach.ts";
+import {
+  attachable,
+  phaseCommand,
+  START_ALLOWANCE_MS,
+  UNPACK_FAILED,
+  UNPACK_MARK,
+  unpackable,
+  unpackThen,
+} from "./_attach.ts";
+import {
+  type Box,
+  container,
+  copyOut,
+  INFRA_TIMEOUT_MS,
+  ownerOf,
+  result,
+  snapshot,
+  startError,
+} from "./_box.ts";
 import { phaseInput } from "./_tar.ts";
 import { forwarderCommand, type ModelBridge, startModelBridge, waitForForwarder } from "./bridge.ts";
 import { isStopping, makeScratchDir, runCall, track } from "./cleanup.ts";
@@ -30,12 +48,6 @@ import {
 export type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../contract.ts";
 export { installSignalCleanup, removeRunResources, stopRun } from "./cleanup.ts";
 export { checkEngine } from "./engine.ts";
-
-/** How long a docker verb other than exec may take before we call it an infrastructure failure. */
-const INFRA_TIMEOUT_MS = 120_000;
-
-/** The snapshot file inside a workspace's scratch dir. */
-const snapshot = (ws: Workspace) => join(ws.dir, "work.tar");
 
 /** Container removals still running, per workspace. */
 const removals = new WeakMap<Workspace, Set<Promise<unknown>>>();
@@ -102,26 +114,6 @@ export function dockerRunner(opts: DockerRunnerOptions = {}): PhaseRunner {
   };
 }
 
-/** Numeric uid:gid of a docker --user value; a user name (no numbers) leaves files to root. */
-function ownerOf(user: string): { uid: number; gid: number } {
-  const m = /^(\d+)(?::(\d+))?$/.exec(user);
-  return m ? { uid: Number(m[1]), gid: Number(m[2] ?? m[1]) } : { uid: 0, gid: 0 };
-}
-
-function result(o: Partial<PhaseResult> & { durationMs: number }): PhaseResult {
-  return { exitCode: null, stdout: "", stderr: "", timedOut: false, commandIndex: 0, ...o };
-}
-
-/** One phase's container: its name, the docker calls, and its removal off the critical path. */
-interface Box {
-  call: DockerCall;
-  user: string;
-  ws: Workspace;
-  spec: PhaseSpec;
-  bridge?: ModelBridge;
-  started: number;
-}
-
 async function runPhase(
   call: DockerCall,
   user: string,
@@ -139,45 +131,17 @@ async function runPhase(
     const box: Box = { call, user, ws, spec, bridge, started };
     if (attachable(spec, user)) {
       const r = await attached(box);
+      // Its tar could not unpack /work: the engine copies it in (a folded exec would fail alike).
       if (r !== UNPACK_FAILED) return r;
+      return await detached(box, false);
     }
-    return await detached(box);
+    return await detached(box, true);
   } catch (error) {
     if (error instanceof ToolError && /Cannot run/.test(error.message)) throw error;
     return result({ durationMs: performance.now() - started, infraError: messageOf(error) });
   } finally {
     await bridge?.close();
   }
-}
-
-/** A fresh container name, and its removal: tracked per workspace, never awaited by the phase. */
-function container(box: Box): { name: string; remove: () => Promise<void> } {
-  const name = `proctor-eval-${randomBytes(6).toString("hex")}`;
-  let removing: Promise<void> | undefined;
-  const remove = () => {
-    removing ??= box.call(["rm", "-f", name], { timeoutMs: INFRA_TIMEOUT_MS }).then(() => undefined);
-    return removing;
-  };
-  return { name, remove };
-}
-
-/** Copies /work out of a container (running or exited) into the snapshot; undefined when it worked. */
-async function copyOut(box: Box, name: string): Promise<string | undefined> {
-  const tmp = join(box.ws.dir, `.work.${randomBytes(4).toString("hex")}.tar`);
-  const out = await box.call(["cp", `${name}:/work`, "-"], { stdoutFile: tmp, timeoutMs: INFRA_TIMEOUT_MS });
-  if (out.exitCode !== 0) {
-    rmSync(tmp, { force: true });
-    return `copy out: ${tail(out.stderr)}`;
-  }
-  renameSync(tmp, snapshot(box.ws));
-  return undefined;
-}
-
-/** The start failure of a container: a missing image names its remedy. */
-function startError(stderr: string, image: string): string {
-  return /No such image/i.test(stderr)
-    ? `image "${image}" is missing: build it with "npx bun evals/images/build.ts"`
-    : `start: ${tail(stderr)}`;
 }
 
 /**
@@ -231,15 +195,38 @@ async function attached(box: Box): Promise<PhaseResult | typeof UNPACK_FAILED> {
 }
 
 /**
- * The original's verbs: `run -d` (sleep, or the forwarder), `cp` /work and the files in, an exec per
- * command, `cp` /work out. For several commands, secrets (only an exec takes them by name) and files
- * the phase user may not write; and the fallback when an attached phase could not unpack /work.
+ * The original's verbs: `run -d` (sleep, or the forwarder), /work and the files in, an exec per
+ * command, `cp` /work out. For several commands and secrets (only an exec takes them by name), with
+ * /work riding the first exec's stdin when its tar can unpack it (`fold`), else a `docker cp` in
+ * (files the user may not write, and after an attached phase could not unpack).
  */
-async function detached(box: Box): Promise<PhaseResult> {
+async function detached(box: Box, fold: boolean): Promise<PhaseResult> {
   const { call, user, ws, spec, bridge } = box;
   const elapsed = () => performance.now() - box.started;
   const { name, remove } = container(box);
-  let inbound: ReturnType<typeof phaseInput> | undefined;
+  let folded = fold && unpackable(spec, user);
+  const inbound = phaseInput(
+    snapshot(ws),
+    ws.dir,
+    spec.files ?? [],
+    ownerOf(spec.user ?? user),
+    folded ? spec.stdin : "",
+  );
+  // /work and the phase's files in one copy: each `docker cp` is a round trip through the engine.
+  const copyIn = async () => {
+    const r = await call(["cp", "-", `${name}:/`], { stdinFile: inbound.path, timeoutMs: INFRA_TIMEOUT_MS });
+    return r.exitCode === 0
+      ? undefined
+      : result({ durationMs: elapsed(), infraError: `copy in: ${tail(r.stderr)}` });
+  };
+  const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
+  const exec = (argv: string[], unpacking: boolean) =>
+    call(
+      execArgs(name, unpacking ? unpackThen(inbound.tarBytes, argv) : argv, env, spec.secretEnvNames ?? []),
+      unpacking
+        ? { stdinFile: inbound.path, timeoutMs: spec.timeoutMs }
+        : { input: spec.stdin ?? "", timeoutMs: spec.timeoutMs },
+    );
   try {
     const command = bridge ? forwarderCommand(BRIDGE_MOUNT) : ["sleep", "infinity"];
     const start = await call(runArgs(spec, name, { user, bridgeDir: bridge?.dir, command }), {
@@ -247,21 +234,19 @@ async function detached(box: Box): Promise<PhaseResult> {
     });
     if (start.exitCode !== 0)
       return result({ durationMs: elapsed(), infraError: startError(start.stderr, spec.image) });
-    // /work and the phase's files in one copy: each `docker cp` is a round trip through the engine.
-    inbound = phaseInput(snapshot(ws), ws.dir, spec.files ?? [], ownerOf(spec.user ?? user));
-    const copyIn = await call(["cp", "-", `${name}:/`], {
-      stdinFile: inbound.path,
-      timeoutMs: INFRA_TIMEOUT_MS,
-    });
-    if (copyIn.exitCode !== 0)
-      return result({ durationMs: elapsed(), infraError: `copy in: ${tail(copyIn.stderr)}` });
-    const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
+    const refused = folded ? undefined : await copyIn();
+    if (refused) return refused;
     let last = result({ durationMs: 0 });
-    for (const [i, argv] of (spec.commands ?? [spec.argv]).entries()) {
-      const r = await call(
-        execArgs(name, bridge ? waitForForwarder(argv) : argv, env, spec.secretEnvNames ?? []),
-        { input: spec.stdin ?? "", timeoutMs: spec.timeoutMs },
-      );
+    for (const [i, raw] of (spec.commands ?? [spec.argv]).entries()) {
+      const argv = bridge ? waitForForwarder(raw) : raw;
+      let r = await exec(argv, folded && i === 0);
+      if (folded && i === 0 && r.exitCode === 125 && r.stderr.trimEnd().endsWith(UNPACK_MARK)) {
+        // The image's /work is not the user's to write: the engine copies it in, the command runs as usual.
+        folded = false;
+        const failed = await copyIn();
+        if (failed) return failed;
+        r = await exec(argv, false);
+      }
       last = result({
         exitCode: r.timedOut ? null : r.exitCode,
         stdout: r.stdout,
@@ -283,6 +268,6 @@ async function detached(box: Box): Promise<PhaseResult> {
     // Removal is off the critical path: the next phase starts while this container goes; dispose()
     // and the signal hook wait for it, and the label sweep catches anything still left.
     pending(ws).add(remove().catch(() => undefined));
-    if (inbound?.copy) rmSync(inbound.path, { force: true });
+    if (inbound.copy) rmSync(inbound.path, { force: true });
   }
 }

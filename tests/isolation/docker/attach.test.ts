@@ -1,7 +1,14 @@
 // When a phase runs attached (lib/isolation/docker/_attach.ts): one command, no secrets, the runner's
-// own numeric user, files only under /tmp or /work; everything else keeps the original's verbs.
+// own numeric user, files only under /tmp or /work; everything else keeps the original's verbs, with
+// /work unpacked by the first exec under the same user and file rules.
 import { describe, expect, test } from "bun:test";
-import { attachable, phaseCommand, UNPACK_MARK } from "../../../lib/isolation/docker/_attach.ts";
+import {
+  attachable,
+  phaseCommand,
+  UNPACK_MARK,
+  unpackable,
+  unpackThen,
+} from "../../../lib/isolation/docker/_attach.ts";
 import type { PhaseSpec } from "../../../lib/isolation/docker/index.ts";
 
 const spec: PhaseSpec = {
@@ -37,6 +44,27 @@ describe("attachable", () => {
     { name: "a user name (the snapshot's owner is numeric)", extra: {}, user: "agent", want: false },
   ])("$name", ({ extra, user, want }) => {
     expect(attachable({ ...spec, ...extra }, user)).toEqual(want);
+  });
+});
+
+describe("unpackable (a detached phase's first exec unpacks /work)", () => {
+  test.each<{ name: string; extra: Partial<PhaseSpec>; want: boolean }>([
+    {
+      name: "two commands and a secret",
+      extra: { commands: [["a"], ["b"]], secretEnvNames: ["K"] },
+      want: true,
+    },
+    { name: "a file under /etc", extra: { files: [f("/etc/x")] }, want: false },
+    { name: "another phase user", extra: { user: "2000" }, want: false },
+  ])("$name", ({ extra, want }) => {
+    expect(unpackable({ ...spec, ...extra }, "1000:1000")).toEqual(want);
+  });
+
+  test("the exec unpacks, then becomes the command (exec: its exit and signals are its own)", () => {
+    const [sh, c, script, arg0, ...argv] = unpackThen(2048, ["codex", "exec", "-"]);
+    expect([sh, c, arg0, argv]).toEqual(["sh", "-c", "proctor-phase", ["codex", "exec", "-"]]);
+    expect(script?.startsWith("e=$(head -c 2048 | tar -xpf - -C / 2>&1 >/dev/null) || {")).toEqual(true);
+    expect(script?.endsWith('; exec "$@"')).toEqual(true);
   });
 });
 

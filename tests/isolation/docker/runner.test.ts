@@ -115,11 +115,11 @@ describe("phases", () => {
       // A check's changes are never carried.
       ok("one\ntwo\nthree\n"),
     ]);
-    // Two setup commands, and an agent file under /etc (not the user's to write): the original's verbs,
-    // the agent's files riding in /work's one `docker cp`. A check is one command, attached: `create`,
+    // Two setup commands: detached, /work riding the first exec's stdin. An agent file under /etc (not
+    // the user's to write): the original's verbs, the files riding in /work's one `docker cp`. A check is one command, attached: `create`,
     // `start` (with /work on stdin), `rm`.
     expect(verbs.join(" ")).toBe(
-      "version run cp exec exec cp rm run cp exec cp rm create start rm create start rm",
+      "version run exec exec cp rm run cp exec cp rm create start rm create start rm",
     );
     expect(await containersOf(id)).toEqual([]);
   });
@@ -148,7 +148,7 @@ describe("phases", () => {
     {
       name: "detached (two commands, the second times out)",
       commands: [sh("echo first > f.txt"), sh("echo partial > p.txt; exec sleep 600")],
-      verbs: "version run cp exec exec rm create start rm",
+      verbs: "version run exec exec rm create start rm",
     },
   ])(
     "a timeout force-removes the container and keeps /work as it was: $name",
@@ -227,29 +227,37 @@ describe("phases", () => {
     expect(await containersOf(id)).toEqual([]);
   });
 
-  test.concurrent("an image whose /work the user cannot write: the attached try falls back to the original's verbs", async () => {
-    // The image's /work belongs to 1000; as 2000 the container's own tar cannot unpack there, docker cp can.
-    const verbs: string[] = [];
-    const r = dockerRunner({ user: "2000:2000", onDockerCall: (a) => verbs.push(a[0] ?? "") });
-    const id = runId();
-    const ws = await r.prepare(id, undefined);
-    const res = await r.runPhase(ws, {
-      ...base(id),
-      phase: "setup",
-      argv: sh("id -u; stat -c %u /work; touch x"),
-    });
-    await r.dispose(ws);
-    expect({ ...res, durationMs: 0 }).toEqual({
-      exitCode: 0,
-      stdout: "2000\n2000\n",
-      stderr: "",
-      timedOut: false,
-      commandIndex: 0,
-      durationMs: 0,
-    });
-    expect(verbs.join(" ")).toBe("version create start rm run cp exec cp rm");
-    expect(await containersOf(id)).toEqual([]);
-  });
+  test.concurrent.each<{ name: string; commands: string[][]; verbs: string }>([
+    {
+      name: "an attached phase",
+      commands: [sh("id -u; stat -c %u /work; touch x")],
+      verbs: "create start rm run cp exec cp rm",
+    },
+    {
+      name: "a detached one (its first exec unpacks)",
+      commands: [sh("id -u; stat -c %u /work"), sh("touch x")],
+      verbs: "run exec cp exec exec cp rm",
+    },
+  ])(
+    "an image whose /work the user cannot write: $name falls back to docker cp",
+    async ({ commands, verbs }) => {
+      // The image's /work belongs to 1000; as 2000 the container's own tar cannot unpack there, docker cp can.
+      const seen: string[] = [];
+      const r = dockerRunner({ user: "2000:2000", onDockerCall: (a) => seen.push(a[0] ?? "") });
+      const id = runId();
+      const ws = await r.prepare(id, undefined);
+      const res = await r.runPhase(ws, { ...base(id), phase: "setup", argv: [], commands, stdin: "in" });
+      const after = await r.runPhase(ws, { ...base(id), phase: "check", argv: sh("ls /work") });
+      await r.dispose(ws);
+      expect([res, after].map((x) => ({ ...x, durationMs: 0 }))).toEqual([
+        ok(commands.length === 1 ? "2000\n2000\n" : "", commands.length - 1),
+        ok("x\n"),
+      ]);
+      // The check falls back alike.
+      expect(seen.join(" ")).toBe(`version ${verbs} create start rm run cp exec rm`);
+      expect(await containersOf(id)).toEqual([]);
+    },
+  );
 
   test.concurrent("a missing image is an infrastructure error, not the agent's failure", async () => {
     const [res] = await phases([{ image: "eval-nope:0.0.0", phase: "agent", argv: ["true"] }]);

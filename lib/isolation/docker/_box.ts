@@ -1,0 +1,66 @@
+// One phase's container for the Docker runner (lib/isolation/docker/index.ts): what a phase carries
+// (Box), its fresh name and its removal, /work's copy out into the host snapshot, and the results a
+// phase returns. Shared by the attached and the detached paths, so both end and fail alike.
+import { randomBytes } from "node:crypto";
+import { renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { PhaseResult, PhaseSpec, Workspace } from "../contract.ts";
+import type { ModelBridge } from "./bridge.ts";
+import { type DockerCall, tail } from "./engine.ts";
+
+/** How long a docker verb other than exec may take before we call it an infrastructure failure. */
+export const INFRA_TIMEOUT_MS = 120_000;
+
+/** The snapshot file inside a workspace's scratch dir. */
+export const snapshot = (ws: Workspace) => join(ws.dir, "work.tar");
+
+/** Numeric uid:gid of a docker --user value; a user name (no numbers) leaves files to root. */
+export function ownerOf(user: string): { uid: number; gid: number } {
+  const m = /^(\d+)(?::(\d+))?$/.exec(user);
+  return m ? { uid: Number(m[1]), gid: Number(m[2] ?? m[1]) } : { uid: 0, gid: 0 };
+}
+
+/** A phase result: nothing ran unless `o` says otherwise. */
+export function result(o: Partial<PhaseResult> & { durationMs: number }): PhaseResult {
+  return { exitCode: null, stdout: "", stderr: "", timedOut: false, commandIndex: 0, ...o };
+}
+
+/** One phase's container: its name, the docker calls, and its removal off the critical path. */
+export interface Box {
+  call: DockerCall;
+  user: string;
+  ws: Workspace;
+  spec: PhaseSpec;
+  bridge?: ModelBridge;
+  started: number;
+}
+
+/** A fresh container name, and its removal (once, however often asked; the caller tracks it per workspace). */
+export function container(box: Box): { name: string; remove: () => Promise<void> } {
+  const name = `proctor-eval-${randomBytes(6).toString("hex")}`;
+  let removing: Promise<void> | undefined;
+  const remove = () => {
+    removing ??= box.call(["rm", "-f", name], { timeoutMs: INFRA_TIMEOUT_MS }).then(() => undefined);
+    return removing;
+  };
+  return { name, remove };
+}
+
+/** Copies /work out of a container (running or exited) into the snapshot; undefined when it worked. */
+export async function copyOut(box: Box, name: string): Promise<string | undefined> {
+  const tmp = join(box.ws.dir, `.work.${randomBytes(4).toString("hex")}.tar`);
+  const out = await box.call(["cp", `${name}:/work`, "-"], { stdoutFile: tmp, timeoutMs: INFRA_TIMEOUT_MS });
+  if (out.exitCode !== 0) {
+    rmSync(tmp, { force: true });
+    return `copy out: ${tail(out.stderr)}`;
+  }
+  renameSync(tmp, snapshot(box.ws));
+  return undefined;
+}
+
+/** The start failure of a container: a missing image names its remedy. */
+export function startError(stderr: string, image: string): string {
+  return /No such image/i.test(stderr)
+    ? `image "${image}" is missing: build it with "npx bun evals/images/build.ts"`
+    : `start: ${tail(stderr)}`;
+}
