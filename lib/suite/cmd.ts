@@ -180,6 +180,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     ...(flags.cpus !== undefined ? { cpus: o.limits.cpus } : {}),
     ...(flags.memory !== undefined ? { memory: o.limits.memory } : {}),
     network: o.network,
+    local: o.local,
   });
   if (harbor.internet.length > 0)
     log.warn(

@@ -239,14 +239,24 @@ registerTaskKind("harbor", harborPhases);
 /**
  * Gives a suite run's Harbor tasks their options (--image-map, the suite's reward_threshold and
  * timeouts, --cpus and --memory when given) and names the tasks that will reach the internet (allow_internet under
- * --network bridge), for the scorecard. A bad --image-map is a ToolError naming it; an allow_internet
- * task without --network bridge a ConfigError.
+ * --network bridge), for the scorecard. A bad --image-map is a ToolError naming it; a Harbor task
+ * under --local (`local`) or an allow_internet task without --network bridge a ConfigError.
  */
 export function prepareHarbor(
   tasks: readonly object[],
-  o: Omit<HarborRunOptions, "imageMap" | "onDockerCall"> & { imageMap: unknown; network: "none" | "bridge" },
+  o: Omit<HarborRunOptions, "imageMap" | "onDockerCall"> & {
+    imageMap: unknown;
+    network: "none" | "bridge";
+    local?: boolean;
+  },
 ): { internet: string[] } {
   const harbor = tasks.filter((t) => isHarborTask(t as never)) as HarborTask[];
+  // Refused up front: its environment image, agent and verifier need a container, so under --local
+  // every trial of it would only be an infrastructure failure.
+  if (o.local === true && harbor.length > 0)
+    throw new ConfigError(
+      `Cannot run Harbor task "${harbor[0]!.path}" with --local: Harbor tasks need Docker (environment image, agent and verifier in one container); run without --local`,
+    );
   applyHarborOptions(harbor, {
     imageMap: parseImageMap(flagValues(o.imageMap)),
     ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),

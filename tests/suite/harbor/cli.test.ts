@@ -1,8 +1,10 @@
-// `agent-eval tasks check`'s bad command lines: one `error:` line, exit 1, nothing on stdout, before
-// any engine or container is touched.
+// `agent-eval tasks check`'s bad command lines, and `agent-eval suite --local` over Harbor tasks: one
+// `error:` line, exit 1, nothing on stdout, before any engine or container is touched.
 import { expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
+import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
 
 const ENTRY = join(REPO_ROOT, "scripts", "agent-eval.ts");
@@ -33,3 +35,33 @@ test.each([
     stderr: `error: ${line}\n`,
   });
 });
+
+test.each([
+  { name: "a Harbor task alone", tasks: "[fix-add]", refused: "fix-add" },
+  { name: "the first of two Harbor tasks", tasks: "[partial-credit, fix-add]", refused: "partial-credit" },
+])(
+  "suite --local refuses $name up front, naming it: Harbor tasks need Docker",
+  async ({ tasks, refused }) => {
+    using tmp = tempDir("harbor-local");
+    const suite = join(tmp.path, "s.yaml");
+    writeFileSync(suite, `name: h\ntasks: ${tasks}\nvariants:\n  - {name: nop, harness: nop}\n`);
+    const trials = join(tmp.path, "t.jsonl");
+    const r = await run([
+      process.execPath,
+      ENTRY,
+      "suite",
+      suite,
+      "--local",
+      "--tasks",
+      FIXTURES,
+      "--trials",
+      trials,
+    ]);
+    expect({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, trials: existsSync(trials) }).toEqual({
+      exitCode: 1,
+      stdout: "",
+      stderr: `error: Cannot run Harbor task "${join(FIXTURES, refused, "task.toml")}" with --local: Harbor tasks need Docker (environment image, agent and verifier in one container); run without --local\n`,
+      trials: false,
+    });
+  },
+);
