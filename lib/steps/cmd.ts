@@ -2,6 +2,7 @@
 // options (numbers through lib/core/flags.ts numberFlag), one call into the lane (harvest.ts,
 // replay-run.ts, judge-pairs.ts), the result on stdout as text or JSON. Exit codes: 0 done, 1 every
 // model or judge call failed (nothing measured), 2 usage, 3 a bad input file, 4 cases not written.
+import { once } from "node:events";
 import type { ArgsDef, ParsedArgs } from "citty";
 import { UsageError } from "../core/errors.ts";
 import { flagValues, numberFlag, repeatable } from "../core/flags.ts";
@@ -9,7 +10,8 @@ import { createLogger } from "../core/log.ts";
 import { Progress, progressMode } from "../core/progress.ts";
 import { parseShard } from "../core/shard.ts";
 import type { SelectReason } from "./case.ts";
-import { type HarvestResult, harvest } from "./harvest.ts";
+import { harvestRun } from "./harvest.ts";
+import { resultChunks } from "./harvest-result.ts";
 import { judgePairs } from "./judge-pairs.ts";
 import { DEFAULT_MAX_ROW_BYTES } from "./pairs/index.ts";
 import { publishScorecard } from "./publish.ts";
@@ -98,18 +100,15 @@ function protocolOf(flag: string, value: string | undefined): (typeof ROUTE_PROT
 const atLeast1 = (flag: string, value: string | undefined, fallback: number) =>
   numberFlag(flag, value, { min: 1, fallback });
 
-function renderHarvest(r: HarvestResult): string {
-  const lines = r.cases.map(
-    (c) =>
-      `${c.id}\tdepth ${c.provenance.depth}\t${c.reasons.join(",")}\texpected ${c.expectedTools.join(",") || "(end turn)"} from ${c.expectedFrom}`,
-  );
-  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
+/** Writes chunks to stdout, waiting whenever its buffer is full (so memory stays bounded). */
+async function printChunks(chunks: Iterable<string>): Promise<void> {
+  for (const c of chunks) if (!process.stdout.write(c)) await once(process.stdout, "drain");
 }
 
 /** `eval-steps harvest`: shadow pairs -> redacted step cases; the selection on stdout. */
 export async function harvestCmd(args: Args<"harvest">): Promise<number> {
   const output = outputOf(args.output);
-  const r = await harvest({
+  using r = await harvestRun({
     pairs: args.pairs,
     pairKeyFiles: flagValues(args["pair-key-file"]),
     ...(args["session-key-file"] ? { sessionKeyFile: args["session-key-file"] } : {}),
@@ -127,9 +126,10 @@ export async function harvestCmd(args: Args<"harvest">): Promise<number> {
     maxRowBytes: numberFlag("--max-row-bytes", args["max-row-bytes"], { min: 1 }),
     dryRun: args["dry-run"] === true,
   });
-  process.stdout.write(output === "json" ? `${JSON.stringify(r)}\n` : renderHarvest(r));
+  // Printed from the spill a chunk at a time: the previews of a big harvest are never all in memory.
+  await printChunks(resultChunks(r, output));
   createLogger("eval-steps").info(
-    `${r.rows} rows, ${r.steps} steps, ${r.cases.length} cases selected, ${r.skippedInvalidExpected} skipped (invalid expected action)${r.dryRun ? ", dry run: nothing written" : `, ${r.written.length} written`}`,
+    `${r.rows} rows, ${r.steps} steps, ${r.count} cases selected, ${r.skippedInvalidExpected} skipped (invalid expected action)${r.dryRun ? ", dry run: nothing written" : `, ${r.count} written`}`,
   );
   return 0;
 }

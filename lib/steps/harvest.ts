@@ -11,11 +11,19 @@ import { createLogger } from "../core/log.ts";
 import { assertCleanFast } from "../redact/clean.ts";
 import type { Detector } from "../redact/index.ts";
 import { patternDetectors, REDACTION_RULES_VERSION, STRICT_DETECTORS } from "../redact/strict.ts";
-import { SELECT_REASONS, type SelectReason, type StepCase } from "./case.ts";
+import { SELECT_REASONS, type SelectReason } from "./case.ts";
 import { buildCase } from "./harvest-case.ts";
 import { checkOut, type HarvestFiles, plainFiles, publishCases } from "./harvest-files.ts";
 import {
+  type CasePreview,
+  collectResult,
+  type HarvestResult,
+  type HarvestRun,
+  lazyResult,
+} from "./harvest-result.ts";
+import {
   bytePacer,
+  type Chosen,
   caseId,
   type ScanOptions,
   type Selection,
@@ -27,6 +35,7 @@ import { loadPairKey, type PairKey, pairDecoder, rowError } from "./pairs/index.
 import { readLineAt } from "./pairs/lines.ts";
 import { deriveSessionKey, hashSession, type SessionKey } from "./session-key.ts";
 
+export type { CasePreview, HarvestResult, HarvestRun } from "./harvest-result.ts";
 export { caseId } from "./harvest-scan.ts";
 
 /** Everything harvest takes (the CLI flags, and what eval-mcp's eval_harvest passes). */
@@ -55,26 +64,6 @@ export interface HarvestOptions extends ScanOptions {
   files?: HarvestFiles;
   /** Receives the largest read buffer held while scanning the store (tests bound memory with it). */
   stats?: { peakBuffer: number };
-}
-
-/** What a case looks like in the preview: provenance and expected tool names, nothing else. */
-export interface CasePreview {
-  id: string;
-  reasons: SelectReason[];
-  expectedTools: string[];
-  expectedFrom: "production" | "control";
-  provenance: StepCase["provenance"];
-}
-
-/** The outcome: counts, the selection preview and (unless dry-run) the files written. */
-export interface HarvestResult {
-  experiment: string;
-  dryRun: boolean;
-  rows: number;
-  steps: number;
-  skippedInvalidExpected: number;
-  cases: CasePreview[];
-  written: string[];
 }
 
 /** The default --select. */
@@ -179,6 +168,15 @@ function checkOutEarly(o: HarvestOptions, files: HarvestFiles): void {
 
 /** Harvests step cases from a pair store (see the module comment); throws ToolErrors with exit codes. */
 export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
+  using r = await harvestRun(o);
+  return collectResult(r);
+}
+
+/**
+ * The same harvest, its previews left in the spill and read back on demand (memory flat in the case
+ * count): the CLI streams its output from them. Dispose the outcome to drop the spill.
+ */
+export async function harvestRun(o: HarvestOptions): Promise<HarvestRun> {
   const { select, patterns } = checkOptions(o);
   const files = o.files ?? plainFiles;
   const keys = (o.pairKeyFiles ?? []).map((p) => loadPairKey(p, files.read));
@@ -186,67 +184,56 @@ export async function harvest(o: HarvestOptions): Promise<HarvestResult> {
   const losses = lossesOf(o, files);
   checkOutEarly(o, files);
   const fd = openStore(o, files);
+  let selection: Selection | undefined;
   try {
-    return harvestFrom(o, fd, { keys, sessionKey, losses, select, patterns, files });
+    selection = selectFromStore(o, fd, keys, losses, select);
+    return publishFrom(o, fd, { keys, sessionKey, patterns, files }, selection);
+  } catch (error) {
+    selection?.close();
+    throw error;
   } finally {
     closeSync(fd);
   }
 }
 
-function harvestFrom(
-  o: HarvestOptions,
-  fd: number,
-  x: {
-    keys: readonly PairKey[];
-    sessionKey: SessionKey;
-    losses: Map<string, number>;
-    select: SelectReason[];
-    patterns: Detector[];
-    files: HarvestFiles;
-  },
-): HarvestResult {
-  const selection = selectFromStore(o, fd, x.keys, x.losses, x.select);
-  try {
-    return publishFrom(o, fd, x, selection);
-  } finally {
-    selection.close();
-  }
-}
-
+/** Writes the cases (unless dry-run); the outcome keeps `selection` open for its previews. */
 function publishFrom(
   o: HarvestOptions,
   fd: number,
   x: { keys: readonly PairKey[]; sessionKey: SessionKey; patterns: Detector[]; files: HarvestFiles },
   selection: Selection,
-): HarvestResult {
+): HarvestRun {
   const harvestedAt = (o.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
-  const previews: CasePreview[] = [];
-  for (let k = 0; k < selection.cases; k++) {
-    const c = selection.chosen(k);
-    previews.push({
-      id: caseId(c.where.id),
-      reasons: c.reasons,
-      expectedTools: c.expected.map((x) => x.name),
-      expectedFrom: c.expectedFrom,
-      provenance: {
-        pairId: c.where.id,
-        experiment: o.experiment,
-        session: hashSession(x.sessionKey, c.where.session),
-        depth: c.depth,
-        harvestedAt,
-        redaction: REDACTION_RULES_VERSION,
-      },
-    });
-  }
-  const result = {
+  const preview = (c: Chosen): CasePreview => ({
+    id: caseId(c.where.id),
+    reasons: c.reasons,
+    expectedTools: c.expected.map((x) => x.name),
+    expectedFrom: c.expectedFrom,
+    provenance: {
+      pairId: c.where.id,
+      experiment: o.experiment,
+      session: hashSession(x.sessionKey, c.where.session),
+      depth: c.depth,
+      harvestedAt,
+      redaction: REDACTION_RULES_VERSION,
+    },
+  });
+  const counts = {
     experiment: o.experiment,
     dryRun: o.dryRun === true,
     rows: selection.rows,
     steps: selection.steps,
     skippedInvalidExpected: selection.skipped,
-    cases: previews,
   };
-  if (o.dryRun) return { ...result, written: [] };
+  const done = () =>
+    lazyResult(
+      counts,
+      selection.cases,
+      (k) => preview(selection.chosen(k)),
+      o.out,
+      () => selection.close(),
+    );
+  if (o.dryRun) return done();
   const detectors = [...STRICT_DETECTORS, ...x.patterns];
   const leakCheck = [...detectors, ...(o.leakDetectors ?? [])];
   const reread = rereader(o.pairs, fd, x.keys);
@@ -256,8 +243,7 @@ function publishFrom(
       const c = selection.chosen(k);
       const m = c.where;
       pace(m.length);
-      const provenance = (previews[k] as CasePreview).provenance;
-      const b = buildCase(c, reread(m).request, m.protocol, caseId(m.id), provenance, {
+      const b = buildCase(c, reread(m).request, m.protocol, caseId(m.id), preview(c).provenance, {
         detectors,
         keepFields: o.keepFields ?? [],
       });
@@ -265,7 +251,8 @@ function publishFrom(
       yield { name: `${b.case.id}.json`, text: `${JSON.stringify(b.case, null, 2)}\n` };
     }
   }
-  return { ...result, written: publishCases(x.files, o.out as string, built()) };
+  publishCases(x.files, o.out as string, built()); // its paths are remade from the previews
+  return done();
 }
 
 /** Re-reads selected rows by offset through the store's descriptor and one decoder. */

@@ -10,7 +10,8 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { harvest } from "../../lib/steps/harvest.ts";
+import { harvestRun } from "../../lib/steps/harvest.ts";
+import { resultChunks } from "../../lib/steps/harvest-result.ts";
 import { parsePairKey } from "../../lib/steps/pairs/index.ts";
 import { readLines } from "../../lib/steps/pairs/lines.ts";
 import { generateSessions, pairLine, sessionPairs } from "../support/pair-gen.ts";
@@ -50,13 +51,15 @@ async function child(mode: string, store: string, key: string, out: string): Pro
   let cases = 0;
   if (mode === "read") for (const _ of readLines(store)) cases++;
   else {
-    const r = await harvest({
+    // The CLI's path: the outcome stays in the spill and its JSON output is streamed (here discarded).
+    using r = await harvestRun({
       pairs: store,
       pairKeyFiles: [key],
       experiment: "exp",
       ...(mode === "write" ? { out } : { dryRun: true }),
     });
-    cases = r.cases.length;
+    for (const _ of resultChunks(r, "json"));
+    cases = r.count;
   }
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
