@@ -110,16 +110,21 @@ export function parseHistory(text: string, path: string): HistoryEntry[] {
   return readHistory(text, path).entries;
 }
 
-/** Reads a history file; a missing file is an empty history (the first judge run creates it). */
-export function loadHistory(path: string): HistoryEntry[] {
+/** Reads a history file of either generation; a missing file is empty (the first judge run creates it). */
+export function loadHistoryLines(path: string): HistoryLines {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], original: [] };
     throw new ConfigError(`Cannot read history "${path}": ${(error as Error).message}`, { cause: error });
   }
-  return parseHistory(text, path);
+  return readHistory(text, path);
+}
+
+/** Reads a history file's per-pair entries (the original's lines skipped); a missing file is empty. */
+export function loadHistory(path: string): HistoryEntry[] {
+  return loadHistoryLines(path).entries;
 }
 
 /** The pair ids already judged for `experiment` (any judge, any rubric: a pair is graded once). */

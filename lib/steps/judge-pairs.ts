@@ -6,9 +6,10 @@
 // arrives, so an interrupted run keeps what it paid for and the next run skips it.
 
 import { sha256Bytes } from "../core/hash.ts";
+import { createLogger } from "../core/log.ts";
 import { pool } from "../core/pool.ts";
 import { Rng, shuffle } from "../stats/index.ts";
-import { appendHistory, gradedIds, type HistoryEntry, loadHistory } from "./history.ts";
+import { appendHistory, gradedIds, type HistoryEntry, loadHistoryLines, originalNote } from "./history.ts";
 import { askJudge, type JudgeRoute, pairPrompt, parseVerdict, readRubric } from "./judge.ts";
 import { loadPairKey, type Pair, type PairSide, readPairs } from "./pairs/index.ts";
 
@@ -83,7 +84,12 @@ export async function judgePair(
 export async function judgePairs(o: JudgePairsOptions): Promise<JudgePairsResult> {
   const keys = (o.pairKeyFiles ?? []).map((p) => loadPairKey(p));
   const rubric = readRubric(o.rubric);
-  const graded = gradedIds(loadHistory(o.history), o.experiment);
+  // The original's lines (aggregate readings, no per-pair score) are said once, as harvest says them,
+  // and grade nothing: the pairs they name are judged again, and our lines appended after theirs.
+  const history = loadHistoryLines(o.history);
+  const note = originalNote(o.history, history.original);
+  if (note !== undefined) createLogger("eval-steps").warn(note);
+  const graded = gradedIds(history.entries, o.experiment);
   const seed = o.seed ?? 1;
   const ids: string[] = [];
   let alreadyGraded = 0;

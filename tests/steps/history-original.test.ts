@@ -1,6 +1,7 @@
 // The original halo eval's history lines (`{time, kind, online: {...}}`, internal/eval/online.go's
 // HistoryEntry) in a judge history: read beside ours and set aside (no per-pair score), said once on
-// stderr by `eval-steps harvest --history`; a malformed line of either generation is one line, exit 3.
+// stderr by `eval-steps harvest --history` and `eval-steps judge --history` alike; a malformed line of
+// either generation is one line, exit 3.
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { ConfigError } from "../../lib/core/errors.ts";
 import { run } from "../../lib/core/proc.ts";
 import { originalNote, parseHistory, readHistory } from "../../lib/steps/history.ts";
 import { parsePairKey } from "../../lib/steps/pairs/index.ts";
+import { startMockModel, text } from "../support/mock-model.ts";
 import { generateSessions, sessionPairs, writePairStore } from "../support/pair-gen.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
@@ -101,39 +103,63 @@ describe("reading a history with the original's lines", () => {
   });
 });
 
-test("eval-steps harvest --history with the original's lines: a note on stderr, our losses still select", async () => {
-  using dir = tempDir("history-original");
-  const key = join(dir.path, "pair.key");
+/** A sealed pair store of generated sessions (experiment "exp"), its key, and a history beside it. */
+function storeWithHistory(dir: string, history: (ids: string[]) => unknown[]) {
+  const key = join(dir, "pair.key");
   writeFileSync(key, randomBytes(32).toString("base64"));
   const pairs = generateSessions({ seed: 9, sessions: 3, maxDepth: 4 }).flatMap((s) => sessionPairs(s).pairs);
-  const store = join(dir.path, "pairs.jsonl");
+  const store = join(dir, "pairs.jsonl");
   writePairStore(store, pairs, { key: parsePairKey(readFileSync(key, "utf8"), key) });
-  const ids = pairs.map((p) => String((p as { id: string }).id));
-  const history = join(dir.path, "h.jsonl");
-  writeFileSync(history, `${jsonl(ONLINE, ...ids.map((id) => entry(id, 1, 0.2)), OFFLINE)}\n`);
-  const args = ["--pairs", store, "--pair-key-file", key, "--experiment", "exp", "--history", history];
-  const r = await run(
-    [
-      BIN.bun,
-      join(REPO_ROOT, "scripts", "eval-steps.ts"),
-      "harvest",
-      ...args,
-      "--select",
-      "judge-loss",
-      "--dry-run",
-    ],
-    { env: { PATH: process.env.PATH ?? "", CI: "1" } },
-  );
-  const [note, summary] = r.stderr.replaceAll(history, "<H>").split("\n");
+  const path = join(dir, "h.jsonl");
+  const text = `${jsonl(...history(pairs.map((p) => String((p as { id: string }).id))))}\n`;
+  writeFileSync(path, text);
+  return {
+    args: ["--pairs", store, "--pair-key-file", key, "--experiment", "exp", "--history", path],
+    path,
+    text,
+  };
+}
+
+const stepsCli = (args: string[], env: Record<string, string> = {}) =>
+  run([BIN.bun, join(REPO_ROOT, "scripts", "eval-steps.ts"), ...args], {
+    env: { PATH: process.env.PATH ?? "", CI: "1", ...env },
+  });
+
+const NOTE =
+  'note: history "<H>": 2 line(s) of the original\'s history (kind offline/online) carry no per-pair score; ignored';
+
+test("eval-steps harvest --history with the original's lines: a note on stderr, our losses still select", async () => {
+  using dir = tempDir("history-original");
+  const h = storeWithHistory(dir.path, (ids) => [ONLINE, ...ids.map((id) => entry(id, 1, 0.2)), OFFLINE]);
+  const r = await stepsCli(["harvest", ...h.args, "--select", "judge-loss", "--dry-run"]);
+  const [note, summary] = r.stderr.replaceAll(h.path, "<H>").split("\n");
   expect({
     exitCode: r.exitCode,
     note,
     selectedSome: /^\d+ rows, \d+ steps, [1-9]\d* cases selected/.test(summary ?? ""),
     printed: r.stdout.trim().split("\n").length > 0,
-  }).toEqual({
-    exitCode: 0,
-    note: 'note: history "<H>": 2 line(s) of the original\'s history (kind offline/online) carry no per-pair score; ignored',
-    selectedSome: true,
-    printed: true,
-  });
+  }).toEqual({ exitCode: 0, note: NOTE, selectedSome: true, printed: true });
+});
+
+test("eval-steps judge --history with the original's lines: the same note, its pairs judged, ours appended after", async () => {
+  await using mock = await startMockModel({ script: () => text('{"a": 0.5, "b": 0.5, "reason": "even"}') });
+  using dir = tempDir("history-original");
+  const h = storeWithHistory(dir.path, () => [ONLINE, OFFLINE]);
+  writeFileSync(join(dir.path, "rubric.md"), "Prefer the shorter answer.");
+  const judge = ["--rubric", join(dir.path, "rubric.md"), "--sample", "2", "--judge-model", "j"];
+  const r = await stepsCli(
+    ["judge", ...h.args, ...judge, "--judge-url", mock.url, "--judge-key-env", "JUDGE_KEY"],
+    { JUDGE_KEY: "sk-history-original-judge" },
+  );
+  const after = readFileSync(h.path, "utf8");
+  expect({
+    exitCode: r.exitCode,
+    stderr: r.stderr.replaceAll(h.path, "<H>"),
+    judged:
+      /^judged 2 of \d+ pairs of experiment exp -> .* \(0 already graded, 0 unusable, 0 errors\)\n$/.test(
+        r.stdout,
+      ),
+    originalKept: after.startsWith(h.text),
+    appended: readHistory(after, h.path).entries.length,
+  }).toEqual({ exitCode: 0, stderr: `${NOTE}\n`, judged: true, originalKept: true, appended: 2 });
 });
