@@ -45,6 +45,10 @@ export function resumeTrials(
   const whole = end < 0 ? "" : text.slice(0, end + 1);
   const parsed = parseTrialsText(whole, path);
   checkHeader(path, parsed.header, header, parsed.trials.length);
+  // Each kept trial is written back as the bytes it was read from: a number JSON.parse cannot hold
+  // exactly (the newer original's uint64 `seed`) survives the resume unchanged.
+  const lines = whole.split("\n").filter((l, i) => l.trim() !== "" && !(i === 0 && parsed.header));
+  const raw = new Map<string, string>();
   parsed.trials.forEach((t, i) => {
     const key = trialKey(t);
     if (!jobs.has(key))
@@ -52,10 +56,14 @@ export function resumeTrials(
         `Cannot resume from "${path}": trial ${i + 1} (task "${t.task}", variant "${t.variant}", repeat ${t.repeat}) is no job of suite ${suite}`,
       );
     kept.delete(key);
-    if (t.infra === undefined) kept.set(key, t);
+    raw.delete(key);
+    if (t.infra === undefined) {
+      kept.set(key, t);
+      raw.set(key, lines[i]!);
+    }
   });
   const head = header === undefined ? "" : headerLine(header);
-  writeFileAtomic(path, head + [...kept.values()].map((t) => `${JSON.stringify(t)}\n`).join(""));
+  writeFileAtomic(path, head + [...raw.values()].map((l) => `${l}\n`).join(""));
   return kept;
 }
 

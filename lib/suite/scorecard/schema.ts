@@ -52,6 +52,13 @@ export const Trial = z.looseObject({
   toolErrors: count,
   error: z.string().optional().describe("the first failure of the trial, if any"),
   toolCalls: count.optional(),
+  seed: z
+    .number()
+    .min(0)
+    .optional()
+    .describe(
+      "the newer original's per-trial seed (a uint64: FNV-1a of the suite seed, task and repeat); read, never written",
+    ),
   grades: z.array(Grade).optional().describe("the task's and suite's graders' results, in order"),
   graderError: z
     .string()
