@@ -3,19 +3,17 @@
 // tasks root, by default <suite dir>/../tasks) and the variants to compare (harness x version x model,
 // optionally a rendered settings file inside the suite's directory), the control and the repeats.
 // The newer original's keys load too: seed, k, gate, judge, matrix, graders and a variant's provider.
-import { existsSync } from "node:fs";
+// Its tasks are loaded by suite-tasks.ts, its newer keys checked by suite-keys.ts.
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { ConfigError } from "../core/errors.ts";
-import { resolveInside } from "../core/fsx.ts";
 import { GateFile } from "./gate.ts";
 import { type AnyGrader, GRADER_STRING_KEYS, GRADERS_KEY } from "./graders/spec.ts";
-import { loadHarborTasksAt } from "./harbor/task.ts";
 import { JUDGE_STRING_KEYS, JudgeFile } from "./judge/config.ts";
 import { MATRIX_STRING_KEYS, MatrixFile } from "./matrix.ts";
 import { richKeys } from "./suite-keys.ts";
-import { DURATION_PATTERN, loadTask, parseDuration, type Task } from "./task.ts";
-import { failure, parseWith, readYaml, resolveWithin, type YamlSource } from "./yaml.ts";
+import { harborTimeouts, loadSuiteTasks } from "./suite-tasks.ts";
+import { DURATION_PATTERN, type Task } from "./task.ts";
+import { failure, parseWith, readYaml, resolveWithin } from "./yaml.ts";
 
 /**
  * What a variant may run: the three agent CLIs, `command` (any agent, from a command template),
@@ -204,51 +202,11 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
   }
   const rich = richKeys(src, owner, file, dir, HARNESSES);
   const tasksDir = resolve(opts.tasksDir ?? join(dir, "..", "tasks"));
-  const entries = file.tasks.map((name, i) => {
-    const at = resolveInside(tasksDir, name);
-    if (!at.ok)
-      throw failure(
-        src,
-        owner,
-        ["tasks", i],
-        `tasks[${i}]: "${name}" is not a directory name under ${tasksDir}`,
-      );
-    // A Harbor task directory (task.toml), or a folder of them: each becomes a task.
-    const harbor = existsSync(join(at.path, "task.yaml")) ? null : harborTasks(owner, at.path);
-    if (harbor !== null) return harbor;
-    if (!existsSync(join(at.path, "task.yaml")))
-      throw failure(
-        src,
-        owner,
-        ["tasks", i],
-        `tasks[${i}]: no task "${name}": ${join(at.path, "task.yaml")} does not exist`,
-      );
-    try {
-      const task = loadTask(at.path);
-      return rich.graders.length > 0
-        ? { ...task, graders: [...(task.graders ?? []), ...rich.graders] }
-        : task;
-    } catch (error) {
-      if (error instanceof ConfigError) throw new ConfigError(`${owner}: ${error.message}`, { cause: error });
-      throw error;
-    }
-  });
-  const tasks: Task[] = entries.flat();
-  // Trials are keyed by task id (the trials file, --resume, the scorecard): a task named twice, or
-  // two directories declaring one id, would silently merge.
-  const byId = new Map<string, number>();
-  tasks.forEach((t, i) => {
-    const first = byId.get(t.id);
-    if (first !== undefined)
-      throw failure(src, owner, ["tasks", i], `tasks[${i}]: task id "${t.id}" is also tasks[${first}]'s`);
-    byId.set(t.id, i);
-    if (file.judge === undefined && (t.graders ?? []).some((g) => g.type === "judge"))
-      throw failure(
-        src,
-        owner,
-        ["tasks", i],
-        `tasks[${i}]: task ${t.id} has a judge grader but the suite configures no judge`,
-      );
+  const tasks = loadSuiteTasks(src, owner, {
+    names: file.tasks,
+    tasksDir,
+    graders: rich.graders,
+    hasJudge: file.judge !== undefined,
   });
   return {
     name: file.name,
@@ -265,36 +223,6 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
     ...(file.reward_threshold !== undefined ? { rewardThreshold: file.reward_threshold } : {}),
     ...harborTimeouts(src, owner, file),
   };
-}
-
-/** The suite's Harbor timeouts in ms; one out of Go's range is refused, 0 leaves task.toml's. */
-function harborTimeouts(
-  src: YamlSource,
-  owner: string,
-  file: SuiteFile,
-): { agentTimeoutMs?: number; verifierTimeoutMs?: number } {
-  const out: { agentTimeoutMs?: number; verifierTimeoutMs?: number } = {};
-  for (const [key, field] of [
-    ["agent_timeout", "agentTimeoutMs"],
-    ["verifier_timeout", "verifierTimeoutMs"],
-  ] as const) {
-    const text = file[key];
-    if (text === undefined) continue;
-    const ms = parseDuration(text);
-    if (ms === null) throw failure(src, owner, [key], `${key}: duration out of range: "${text}"`);
-    if (ms > 0) out[field] = ms;
-  }
-  return out;
-}
-
-/** The Harbor tasks at `dir` (null: none), a bad one's ConfigError prefixed with the suite. */
-function harborTasks(owner: string, dir: string): Task[] | null {
-  try {
-    return loadHarborTasksAt(dir);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new ConfigError(`${owner}: ${error.message}`, { cause: error });
-    throw error;
-  }
 }
 
 const STRING_KEYS: ReadonlySet<string> = new Set([

@@ -1,0 +1,99 @@
+// The tasks a suite names, loaded in its order: a task.yaml directory, or a Harbor task directory (or a
+// folder of them), the suite's graders appended to each task's own; ids unique (trials are keyed by
+// them) and a judge grader only when the suite has a judge. Also the suite's Harbor timeouts. Split
+// from suite.ts, which owns the file's schema and the loading; this file imports nothing of it.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "../core/errors.ts";
+import { resolveInside } from "../core/fsx.ts";
+import type { AnyGrader } from "./graders/spec.ts";
+import { loadHarborTasksAt } from "./harbor/task.ts";
+import { loadTask, parseDuration, type Task } from "./task.ts";
+import { failure, type YamlSource } from "./yaml.ts";
+
+/**
+ * Loads each of `names` under `tasksDir` (a ConfigError naming the suite file's line for a name
+ * leaving the root, a missing task, a repeated id or a judge grader without a judge; a task's own
+ * error prefixed with `owner`).
+ */
+export function loadSuiteTasks(
+  src: YamlSource,
+  owner: string,
+  o: { names: readonly string[]; tasksDir: string; graders: readonly AnyGrader[]; hasJudge: boolean },
+): Task[] {
+  const entries = o.names.map((name, i) => {
+    const at = resolveInside(o.tasksDir, name);
+    if (!at.ok)
+      throw failure(
+        src,
+        owner,
+        ["tasks", i],
+        `tasks[${i}]: "${name}" is not a directory name under ${o.tasksDir}`,
+      );
+    // A Harbor task directory (task.toml), or a folder of them: each becomes a task.
+    const harbor = existsSync(join(at.path, "task.yaml")) ? null : harborTasks(owner, at.path);
+    if (harbor !== null) return harbor;
+    if (!existsSync(join(at.path, "task.yaml")))
+      throw failure(
+        src,
+        owner,
+        ["tasks", i],
+        `tasks[${i}]: no task "${name}": ${join(at.path, "task.yaml")} does not exist`,
+      );
+    try {
+      const task = loadTask(at.path);
+      return o.graders.length > 0 ? { ...task, graders: [...(task.graders ?? []), ...o.graders] } : task;
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError(`${owner}: ${error.message}`, { cause: error });
+      throw error;
+    }
+  });
+  const tasks: Task[] = entries.flat();
+  // Trials are keyed by task id (the trials file, --resume, the scorecard): a task named twice, or
+  // two directories declaring one id, would silently merge.
+  const byId = new Map<string, number>();
+  tasks.forEach((t, i) => {
+    const first = byId.get(t.id);
+    if (first !== undefined)
+      throw failure(src, owner, ["tasks", i], `tasks[${i}]: task id "${t.id}" is also tasks[${first}]'s`);
+    byId.set(t.id, i);
+    if (!o.hasJudge && (t.graders ?? []).some((g) => g.type === "judge"))
+      throw failure(
+        src,
+        owner,
+        ["tasks", i],
+        `tasks[${i}]: task ${t.id} has a judge grader but the suite configures no judge`,
+      );
+  });
+  return tasks;
+}
+
+/** The suite's Harbor timeouts in ms; one out of Go's range is refused, 0 leaves task.toml's. */
+export function harborTimeouts(
+  src: YamlSource,
+  owner: string,
+  file: { agent_timeout?: string | undefined; verifier_timeout?: string | undefined },
+): { agentTimeoutMs?: number; verifierTimeoutMs?: number } {
+  const out: { agentTimeoutMs?: number; verifierTimeoutMs?: number } = {};
+  for (const [key, field] of [
+    ["agent_timeout", "agentTimeoutMs"],
+    ["verifier_timeout", "verifierTimeoutMs"],
+  ] as const) {
+    const text = file[key];
+    if (text === undefined) continue;
+    const ms = parseDuration(text);
+    if (ms === null) throw failure(src, owner, [key], `${key}: duration out of range: "${text}"`);
+    if (ms > 0) out[field] = ms;
+  }
+  return out;
+}
+
+/** The Harbor tasks at `dir` (null: none), a bad one's ConfigError prefixed with the suite. */
+function harborTasks(owner: string, dir: string): Task[] | null {
+  try {
+    return loadHarborTasksAt(dir);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`${owner}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
