@@ -4,80 +4,37 @@
 // image, copy, cleanup) are marked `infra` so the scorecard shows them and never scores them against
 // the agent. A task setup command that fails is the original's scored fail (the suite still exits 0),
 // marked `setupFailed` so the scorecard names it. The check always runs once the agent phase was reached.
+// What a trial runs with: trial-context.ts; the agent phase: agent-phase.ts.
 
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
-import type { PhaseResult, PhaseSpec, SuiteRunner, Workspace } from "../isolation/contract.ts";
+import type { Workspace } from "../isolation/contract.ts";
+import { agentPhase } from "./agent-phase.ts";
+import { beginGrading } from "./graders/index.ts";
+import type { InfraKind, Trial } from "./scorecard/index.ts";
+import {
+  execError,
+  infraKindOf,
+  logSection,
+  type Recording,
+  redactSecrets,
+  stderrTail,
+  type TaskPhases,
+  type TrialContext,
+  type TrialJob,
+} from "./trial-context.ts";
 
 export type { Layout, SuiteRunner } from "../isolation/contract.ts";
-
-import { redactText } from "../redact/index.ts";
-import { type AgentMetrics, AgentParseError, type Driver } from "./agents/index.ts";
-import { copyMetrics, STAGE, staged } from "./agents/stage.ts";
-
 export { copyMetrics, STAGE, staged } from "./agents/stage.ts";
-
-import { beginGrading, type TrialJudge } from "./graders/index.ts";
-import type { InfraKind, Trial } from "./scorecard/index.ts";
-import type { Variant } from "./suite.ts";
-import type { Task } from "./task.ts";
-
-/** One job of the suite: task x variant x repeat. */
-export interface TrialJob {
-  task: Task;
-  variant: Variant;
-  repeat: number;
-}
-
-/** What every trial of a run shares, plus the variant's own parts. */
-export interface TrialContext {
-  runId: string;
-  runner: SuiteRunner;
-  driver: Driver;
-  image: string;
-  /** The task's repository on the host (a local dir, or the clone of a remote one); null: clone failed. */
-  repoDir: string | undefined;
-  /** Why the task's repository is unavailable (a failed clone): every trial of it is an infra failure. */
-  repoError?: string;
-  network: "none" | "bridge";
-  limits?: PhaseSpec["limits"];
-  /** Host variables given to the agent phase only, by name. */
-  passEnv: readonly string[];
-  /** The model endpoint on the host, which the runner bridges into the agent phase. */
-  modelUrl: string;
-  /** The same endpoint as the agent sees it (under Docker: the in-container forwarder). */
-  agentModelUrl: string;
-  /** The host variable holding the model API key, given to the agent phase only. */
-  apiKeyEnvName: string;
-  /** The variant's settings (a JSON object), merged by the driver into its CLI's settings. */
-  settings?: Record<string, unknown>;
-  /** Where the driver is told /work and HOME are (inside the container). */
-  workDir: string;
-  home: string;
-  /** The suite's judge, for judge graders (absent: a judge grader is a grader error). */
-  judge?: TrialJudge;
-  /** When set, each phase's exit, stdout and stderr go to `<logDir>/<logPath>` (secrets redacted). */
-  log?: { dir: string; path: string };
-}
-
-/** The original's stderr tail: the last 300 characters of the trimmed stderr, `...`-prefixed if cut. */
-export function stderrTail(stderr: string): string {
-  const s = stderr.trim();
-  return s.length > 300 ? `...${s.slice(-300)}` : s;
-}
-
-/** The kind of a runner's infraError: image missing, copy of /work, else container start. */
-export function infraKindOf(message: string): InfraKind {
-  if (/\bimage\b/i.test(message)) return "image";
-  if (/\b(copy|cp|tar)\b/i.test(message)) return "copy";
-  return "start";
-}
-
-function execError(r: PhaseResult, timeoutMs: number): string | undefined {
-  if (r.timedOut) return `timed out after ${timeoutMs / 1000}s`;
-  return undefined;
-}
+export {
+  infraKindOf,
+  type Recording,
+  redactSecrets,
+  stderrTail,
+  type TaskPhases,
+  type TrialContext,
+  type TrialJob,
+} from "./trial-context.ts";
 
 /** Runs one trial; never throws (an unexpected exception is the trial's infra error). */
 export async function runTrial(job: TrialJob, ctx: TrialContext): Promise<Trial> {
@@ -116,26 +73,6 @@ export async function runTrial(job: TrialJob, ctx: TrialContext): Promise<Trial>
   trial.version = 1;
   return trial;
 }
-
-function logSection(phase: string, r: PhaseResult): string {
-  const status = r.infraError
-    ? `infrastructure: ${r.infraError}`
-    : r.timedOut
-      ? "timed out"
-      : `exit ${r.exitCode ?? "none"}`;
-  return `\n== ${phase}: ${status}, ${Math.round(r.durationMs)} ms\n-- stdout\n${r.stdout}\n-- stderr\n${r.stderr}\n`;
-}
-
-/** A trial's context with the phase recorder (each phase's result goes to the trial's log). */
-export type Recording = TrialContext & { record: (phase: string, r: PhaseResult) => void };
-
-/** How a kind of task runs its phases; `fail` keeps the first failure (and its infra kind). */
-export type TaskPhases = (
-  job: TrialJob,
-  ctx: Recording,
-  trial: Trial,
-  fail: (error: string, infra?: InfraKind) => void,
-) => Promise<void>;
 
 /**
  * Phases of tasks with a `kind` (a Harbor task: harbor/trial.ts registers itself), so this file
@@ -232,76 +169,4 @@ async function phases(
       fail(`cleanup: ${(error as Error).message}`, "cleanup");
     }
   }
-}
-
-async function agentPhase(
-  job: TrialJob,
-  ctx: Recording,
-  ws: Workspace,
-  trial: Trial,
-  fail: (error: string, infra?: InfraKind) => void,
-): Promise<void> {
-  const { task, variant } = job;
-  const at = ctx.runner.layout?.(ws) ?? { work: ctx.workDir, home: ctx.home, stage: STAGE };
-  const inv = ctx.driver.command({
-    modelBaseUrl: ctx.agentModelUrl,
-    apiKeyEnvName: ctx.apiKeyEnvName,
-    home: at.home,
-    workDir: at.work,
-    prompt: task.prompt,
-    ...(variant.model ? { model: variant.model } : {}),
-    ...(task.max_turns ? { maxTurns: task.max_turns } : {}),
-    ...(task.budget_usd ? { budgetUsd: task.budget_usd } : {}),
-    ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
-    ...(variant.command !== undefined ? { command: variant.command } : {}),
-    // Only the oracle ever reads the reference solution; no other agent's phase gets it.
-    ...(variant.harness === "oracle" && task.solution !== undefined
-      ? { solution: readFileSync(task.solution, "utf8") }
-      : {}),
-  });
-  const secrets = new Set<string>(ctx.passEnv);
-  for (const [target, source] of Object.entries(inv.secretEnv)) {
-    // The runner gives a host variable under its own name: the driver must read it by that name.
-    if (target !== source)
-      return fail(`agent: the driver wants ${source} as ${target}; unsupported`, "other");
-    secrets.add(target);
-  }
-  const r = await ctx.runner.runPhase(ws, {
-    runId: ctx.runId,
-    image: ctx.image,
-    network: ctx.network,
-    limits: ctx.limits,
-    phase: "agent",
-    ...staged(inv, at.stage),
-    env: inv.env,
-    secretEnvNames: [...secrets].filter((n) => process.env[n] !== undefined),
-    ...(inv.stdin !== undefined ? { stdin: inv.stdin } : {}),
-    timeoutMs: task.timeoutMs,
-    ...(ctx.modelUrl !== "" ? { model: { url: ctx.modelUrl } } : {}),
-  });
-  ctx.record("agent", r);
-  trial.wallMs = Math.round(r.durationMs);
-  if (r.infraError) fail(`agent: ${r.infraError}`, infraKindOf(r.infraError));
-  else if (r.timedOut) fail(`agent: ${execError(r, task.timeoutMs)}`);
-  else if (r.exitCode !== 0) fail(`agent exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}`);
-  let outcome: AgentMetrics;
-  try {
-    outcome = ctx.driver.parse(r.stdout, r.stderr, r.exitCode);
-  } catch (error) {
-    if (!(error instanceof AgentParseError)) throw error;
-    copyMetrics(trial, error.metrics);
-    return fail(`parse: ${error.message}`);
-  }
-  copyMetrics(trial, outcome);
-  if (outcome.failed) fail(`harness reported failure: ${outcome.error ?? ""}`);
-}
-
-/** `text` with detected credentials and the values of the passed variables replaced. */
-export function redactSecrets(text: string, names: readonly string[]): string {
-  let out = redactText(text).text;
-  for (const name of names) {
-    const value = process.env[name];
-    if (value && value.length >= 4) out = out.split(value).join(`[REDACTED:${name}]`);
-  }
-  return out;
 }

@@ -1,0 +1,72 @@
+// The agent phase of a task.yaml trial: the driver's command for this variant (model endpoint, key
+// name, settings, the oracle's solution), run with the pass-env secrets by name, then its output
+// parsed into the trial's metrics; the agent's failure is the trial's error, never a throw.
+import { readFileSync } from "node:fs";
+import type { Workspace } from "../isolation/contract.ts";
+import { type AgentMetrics, AgentParseError } from "./agents/index.ts";
+import { copyMetrics, STAGE, staged } from "./agents/stage.ts";
+import type { InfraKind, Trial } from "./scorecard/index.ts";
+import { execError, infraKindOf, type Recording, stderrTail, type TrialJob } from "./trial-context.ts";
+
+/** Runs the agent phase on `ws` and copies its metrics onto `trial`; failures go through `fail`. */
+export async function agentPhase(
+  job: TrialJob,
+  ctx: Recording,
+  ws: Workspace,
+  trial: Trial,
+  fail: (error: string, infra?: InfraKind) => void,
+): Promise<void> {
+  const { task, variant } = job;
+  const at = ctx.runner.layout?.(ws) ?? { work: ctx.workDir, home: ctx.home, stage: STAGE };
+  const inv = ctx.driver.command({
+    modelBaseUrl: ctx.agentModelUrl,
+    apiKeyEnvName: ctx.apiKeyEnvName,
+    home: at.home,
+    workDir: at.work,
+    prompt: task.prompt,
+    ...(variant.model ? { model: variant.model } : {}),
+    ...(task.max_turns ? { maxTurns: task.max_turns } : {}),
+    ...(task.budget_usd ? { budgetUsd: task.budget_usd } : {}),
+    ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
+    ...(variant.command !== undefined ? { command: variant.command } : {}),
+    // Only the oracle ever reads the reference solution; no other agent's phase gets it.
+    ...(variant.harness === "oracle" && task.solution !== undefined
+      ? { solution: readFileSync(task.solution, "utf8") }
+      : {}),
+  });
+  const secrets = new Set<string>(ctx.passEnv);
+  for (const [target, source] of Object.entries(inv.secretEnv)) {
+    // The runner gives a host variable under its own name: the driver must read it by that name.
+    if (target !== source)
+      return fail(`agent: the driver wants ${source} as ${target}; unsupported`, "other");
+    secrets.add(target);
+  }
+  const r = await ctx.runner.runPhase(ws, {
+    runId: ctx.runId,
+    image: ctx.image,
+    network: ctx.network,
+    limits: ctx.limits,
+    phase: "agent",
+    ...staged(inv, at.stage),
+    env: inv.env,
+    secretEnvNames: [...secrets].filter((n) => process.env[n] !== undefined),
+    ...(inv.stdin !== undefined ? { stdin: inv.stdin } : {}),
+    timeoutMs: task.timeoutMs,
+    ...(ctx.modelUrl !== "" ? { model: { url: ctx.modelUrl } } : {}),
+  });
+  ctx.record("agent", r);
+  trial.wallMs = Math.round(r.durationMs);
+  if (r.infraError) fail(`agent: ${r.infraError}`, infraKindOf(r.infraError));
+  else if (r.timedOut) fail(`agent: ${execError(r, task.timeoutMs)}`);
+  else if (r.exitCode !== 0) fail(`agent exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}`);
+  let outcome: AgentMetrics;
+  try {
+    outcome = ctx.driver.parse(r.stdout, r.stderr, r.exitCode);
+  } catch (error) {
+    if (!(error instanceof AgentParseError)) throw error;
+    copyMetrics(trial, error.metrics);
+    return fail(`parse: ${error.message}`);
+  }
+  copyMetrics(trial, outcome);
+  if (outcome.failed) fail(`harness reported failure: ${outcome.error ?? ""}`);
+}
