@@ -26,15 +26,8 @@ import {
 
 export type { Layout, SuiteRunner } from "../isolation/contract.ts";
 export { copyMetrics, STAGE, staged } from "./agents/stage.ts";
-export {
-  infraKindOf,
-  type Recording,
-  redactSecrets,
-  stderrTail,
-  type TaskPhases,
-  type TrialContext,
-  type TrialJob,
-} from "./trial-context.ts";
+// What callers used to import from here stays importable from here.
+export * from "./trial-context.ts";
 
 /** Runs one trial; never throws (an unexpected exception is the trial's infra error). */
 export async function runTrial(job: TrialJob, ctx: TrialContext): Promise<Trial> {
