@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { UsageError } from "../../lib/core/errors.ts";
 import { dealGroups, parseShard, selectShard, shardLabel, splitShards } from "../../lib/core/shard.ts";
 import { assembleShards, type ShardPart, type ShardStamp, stampShard } from "../../lib/core/shard-set.ts";
+import { refusal } from "../support/shard-parts.ts";
 
 describe("parseShard", () => {
   test.each([
@@ -175,14 +176,6 @@ const withStamp = (p: ShardPart, edit: (s: ShardStamp) => void): ShardPart => {
   edit(stamp);
   return { ...p, stamp };
 };
-const refusalOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return { exit: (e as UsageError).exitCode, message: (e as Error).message };
-  }
-  return undefined;
-};
 
 describe("stampShard and assembleShards", () => {
   test("the parts of a run put back together give every unit its place, in any file order", () => {
@@ -251,6 +244,6 @@ describe("stampShard and assembleShards", () => {
       message: "Cannot merge: the shards' units are not the set they were dealt from (shard.set)",
     },
   ])("refused: $name (exit 2)", ({ parts, message }) => {
-    expect(refusalOf(() => assembleShards(parts))).toEqual({ exit: 2, message });
+    expect(refusal(() => assembleShards(parts))).toEqual({ exit: 2, message });
   });
 });

@@ -12,6 +12,7 @@ import { mergeRuns } from "../../lib/hermetic/merge.ts";
 import { renderRunEvalReportHtml } from "../../lib/hermetic/report.ts";
 import { RunResult } from "../../lib/hermetic/result.ts";
 import { renderMarkdown, renderSummary } from "../../lib/hermetic/summary.ts";
+import { moveLastUnit, refusal, shardEditor } from "../support/shard-parts.ts";
 import { tempDir } from "../support/tmp.ts";
 import { openTmp, runEval, writeEvalCase } from "./support.ts";
 
@@ -175,20 +176,7 @@ test("the bytes: merge's --json and JUnit are the whole run's once settled", () 
 });
 
 /** A shard's result changed by `edit` (a deep copy). */
-const edited = (k: number, edit: (r: RunResult) => void) => {
-  const r = structuredClone(shards[k]?.result as RunResult);
-  edit(r);
-  return { file: `s${k}.json`, result: r };
-};
-const asIs = (k: number) => edited(k, () => {});
-const refusal = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return { exit: (e as { exitCode?: number }).exitCode, message: (e as Error).message };
-  }
-  return undefined;
-};
+const { edited, asIs } = shardEditor("result", () => shards.map((s) => s.result));
 
 describe("merge refuses what is not one whole run (exit 2, one line)", () => {
   // Messages that name a case are read once the shards exist (the table is built before they run).
@@ -233,17 +221,8 @@ describe("merge refuses what is not one whole run (exit 2, one line)", () => {
     {
       name: "a case moved to another shard",
       parts: () => {
-        const moved = edited(0, (r) => {
-          r.cases.pop();
-          r.shard?.ids.pop();
-          r.shard?.at.pop();
-        });
-        const taker = edited(1, (r) => {
-          const s0 = shards[0]?.result as RunResult;
-          r.cases.push(s0.cases.at(-1) as RunResult["cases"][number]);
-          r.shard?.ids.push(s0.shard?.ids.at(-1) as string);
-          r.shard?.at.push(s0.shard?.at.at(-1) as number);
-        });
+        const [moved, taker] = [asIs(0), asIs(1)];
+        moveLastUnit(moved.result, taker.result, (r) => r.cases);
         return [moved, taker, asIs(2), asIs(3)];
       },
       message: () =>

@@ -10,6 +10,7 @@ import { type ProcResult, run } from "../../lib/core/proc.ts";
 import { mergeStepScorecards } from "../../lib/steps/merge.ts";
 import { renderStepScorecard, StepScorecard } from "../../lib/steps/scorecard.ts";
 import { httpError, type MockModel, startMockModel, text, toolCalls } from "../support/mock-model.ts";
+import { moveLastUnit, refusal, shardEditor } from "../support/shard-parts.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
 import { REQUESTS, session, stepCase, writeSuite } from "./_cases.ts";
@@ -147,12 +148,7 @@ describe("a step suite whole and as 4 shards", () => {
   });
 });
 
-const edited = (k: number, edit: (sc: StepScorecard) => void) => {
-  const sc = structuredClone(shards[k]?.sc as StepScorecard);
-  edit(sc);
-  return { file: `s${k}.json`, scorecard: sc };
-};
-const asIs = (k: number) => edited(k, () => {});
+const { edited, asIs } = shardEditor("scorecard", () => shards.map((s) => s.sc));
 
 describe("merge refuses what is not one whole suite run (exit 2, one line)", () => {
   test.each<{ name: string; parts: () => ReturnType<typeof asIs>[]; message: string }>([
@@ -207,28 +203,14 @@ describe("merge refuses what is not one whole suite run (exit 2, one line)", () 
     {
       name: "a session moved to another shard",
       parts: () => {
-        const from = edited(0, (sc) => {
-          sc.results.pop();
-          sc.shard?.ids.pop();
-          sc.shard?.at.pop();
-        });
-        const to = edited(1, (sc) => {
-          const s0 = shards[0]?.sc as StepScorecard;
-          sc.results.push(s0.results.at(-1) as StepScorecard["results"][number]);
-          sc.shard?.ids.push(s0.shard?.ids.at(-1) as string);
-          sc.shard?.at.push(s0.shard?.at.at(-1) as number);
-        });
+        const [from, to] = [asIs(0), asIs(1)];
+        moveLastUnit(from.scorecard, to.scorecard, (sc) => sc.results);
         return [from, to, asIs(2), asIs(3)];
       },
       message: "moved",
     },
   ])("$name", ({ parts, message }) => {
-    let got: unknown;
-    try {
-      mergeStepScorecards(parts());
-    } catch (e) {
-      got = { exit: (e as { exitCode: number }).exitCode, message: (e as Error).message };
-    }
+    const got = refusal(() => mergeStepScorecards(parts()));
     const moved = shards[0]?.sc.shard?.ids.at(-1);
     const want =
       message === "moved" ? `Cannot merge "s1.json": unit "${moved}" is not dealt to shard 1/4` : message;
