@@ -2,23 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { ConfigError } from "../../lib/core/errors.ts";
 import { loadSuite, type Suite, SuiteFile, suiteJsonSchema } from "../../lib/suite/suite.ts";
 import { loadTask } from "../../lib/suite/task.ts";
 import { tempDir } from "../support/tmp.ts";
+import { configOutcome } from "./_support.ts";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const EVALS = join(import.meta.dirname, "..", "fixtures", "suite", "evals");
-
-function outcome(fn: () => unknown, root: string): string {
-  try {
-    fn();
-    return "ok";
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return error.message.replaceAll(root, "<T>");
-  }
-}
 
 /** A temp evals tree: tasks/a (a good task) and suites/, plus any extra files. */
 function evalsTree(root: string): { suites: string; write: (name: string, body: string) => string } {
@@ -190,7 +180,7 @@ describe("loadSuite refuses a bad suite with one line: file, line:column, suite,
     test(c.name, () => {
       using tmp = tempDir("suite");
       const { write } = evalsTree(tmp.path);
-      expect(outcome(() => loadSuite(write("s.yaml", c.body)), tmp.path)).toEqual(c.message);
+      expect(configOutcome(() => loadSuite(write("s.yaml", c.body)), tmp.path)).toEqual(c.message);
     });
   }
 
@@ -200,7 +190,7 @@ describe("loadSuite refuses a bad suite with one line: file, line:column, suite,
     mkdirSync(join(tmp.path, "tasks", "b"));
     writeFileSync(join(tmp.path, "tasks", "b", "task.yaml"), "id: b\nrepo: repo\nprompt: p\n");
     const path = write("s.yaml", "name: x\ntasks: [a, b]\nvariants: [{name: a, harness: codex}]\n");
-    expect(outcome(() => loadSuite(path), tmp.path)).toEqual(
+    expect(configOutcome(() => loadSuite(path), tmp.path)).toEqual(
       "suite x: <T>/tasks/b/task.yaml:1:1: task b: check is required",
     );
   });
@@ -231,7 +221,7 @@ test("variant settings stay inside the suite's directory (TestLoadSuiteSettingsC
     try {
       result = loadSuite(path).variants[0]!.settings!.replaceAll(tmp.path, "<T>");
     } catch (error) {
-      result = outcome(() => {
+      result = configOutcome(() => {
         throw error;
       }, tmp.path);
     }

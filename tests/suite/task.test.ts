@@ -2,23 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { ConfigError } from "../../lib/core/errors.ts";
 import { checkRepo, loadTask, parseDuration, TaskFile, taskJsonSchema } from "../../lib/suite/task.ts";
 import { tempDir } from "../support/tmp.ts";
+import { configOutcome } from "./_support.ts";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const TASKS = join(import.meta.dirname, "..", "fixtures", "suite", "evals", "tasks");
-
-/** The error message of `fn` with `root` shown as <T>, or "ok"; a non-ConfigError is a test failure. */
-function outcome(fn: () => unknown, root: string): string {
-  try {
-    fn();
-    return "ok";
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return error.message.replaceAll(root, "<T>");
-  }
-}
 
 const GOOD = "id: t\nrepo: repo\nprompt: p\ncheck: c\n";
 
@@ -231,14 +220,14 @@ describe("loadTask refuses a bad task with one line: file, line:column, task, wh
       using tmp = tempDir("task");
       mkdirSync(join(tmp.path, "repo"));
       if (c.body !== null) writeFileSync(join(tmp.path, "task.yaml"), c.body);
-      expect(outcome(() => loadTask(tmp.path), tmp.path)).toEqual(c.message);
+      expect(configOutcome(() => loadTask(tmp.path), tmp.path)).toEqual(c.message);
     });
   }
 
   test("not UTF-8", () => {
     using tmp = tempDir("task");
     writeFileSync(join(tmp.path, "task.yaml"), Buffer.from([0x69, 0x64, 0x3a, 0x20, 0xff, 0x0a]));
-    expect(outcome(() => loadTask(tmp.path), tmp.path)).toEqual("<T>/task.yaml: not valid UTF-8");
+    expect(configOutcome(() => loadTask(tmp.path), tmp.path)).toEqual("<T>/task.yaml: not valid UTF-8");
   });
 });
 
@@ -268,7 +257,7 @@ test("repo rules: the original's TestCheckRepoAndRepoDir table, through loadTask
   ];
   const got = repos.map((repo) => {
     writeFileSync(join(task, "task.yaml"), `id: t\nrepo: ${JSON.stringify(repo)}\nprompt: p\ncheck: c\n`);
-    const result = outcome(() => loadTask(task).repoDir, tmp.path);
+    const result = configOutcome(() => loadTask(task).repoDir, tmp.path);
     return { repo: repo.replaceAll(tmp.path, "<T>"), result, syntax: checkRepo(repo) };
   });
   const at = "<T>/task/task.yaml:2:7: task t: repo";
