@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ConfigError } from "../../lib/core/errors.ts";
 import type { PhaseResult, PhaseSpec, Workspace } from "../../lib/isolation/contract.ts";
 import { DRIVERS, type Driver } from "../../lib/suite/agents/index.ts";
+import type { Trial } from "../../lib/suite/scorecard/index.ts";
 import type { Layout, SuiteRunner } from "../../lib/suite/trial.ts";
 import { runCommand, type Script, type Step, text } from "../support/mock-model.ts";
 
@@ -124,4 +125,20 @@ export function configOutcome(fn: () => unknown, root: string): string {
     if (!(error instanceof ConfigError)) throw error;
     return error.message.replaceAll(root, "<T>");
   }
+}
+
+/** A finished trial of `variant` on `task`: repeat 0, not passed, nothing spent, 1 ms of wall; `over` on top. */
+export function trialOf(variant: string, task: string, over: Partial<Trial> = {}): Trial {
+  return {
+    task,
+    variant,
+    repeat: 0,
+    pass: false,
+    costUSD: 0,
+    turns: 0,
+    wallMs: 1,
+    tokens: 0,
+    toolErrors: 0,
+    ...over,
+  };
 }

@@ -18,18 +18,10 @@ import {
 import { buildScorecard, type Trial } from "../../../lib/suite/scorecard/index.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
+import { trialOf } from "../_support.ts";
 
-const trial = (variant: string, task: string, pass: boolean): Trial => ({
-  task,
-  variant,
-  repeat: 0,
-  pass,
-  costUSD: 0.1,
-  turns: 1,
-  wallMs: 1000,
-  tokens: 10,
-  toolErrors: 0,
-});
+const trial = (variant: string, task: string, pass: boolean): Trial =>
+  trialOf(variant, task, { pass, costUSD: 0.1, turns: 1, wallMs: 1000, tokens: 10 });
 const SC = buildScorecard("s", "a", ["a", "b"], [trial("a", "x", true), trial("b", "x", false)]);
 
 /** The original's online line (halos internal/eval/online.go HistoryEntry with an OnlineResult). */

@@ -10,6 +10,7 @@ import { suitePlan } from "../../../lib/suite/plan.ts";
 import { buildScorecard, scorecardJson, type Trial } from "../../../lib/suite/scorecard/index.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
+import { trialOf } from "../_support.ts";
 
 const ANY = join(REPO_ROOT, "tests", "fixtures", "suite", "any-agent", "suites", "any.yaml");
 
@@ -36,17 +37,8 @@ describe("paired power", () => {
   });
 });
 
-const t = (variant: string, task: string, repeat: number, pass: boolean): Trial => ({
-  task,
-  variant,
-  repeat,
-  pass,
-  costUSD: 0,
-  turns: 0,
-  wallMs: 1,
-  tokens: 0,
-  toolErrors: 0,
-});
+const t = (variant: string, task: string, repeat: number, pass: boolean): Trial =>
+  trialOf(variant, task, { repeat, pass });
 
 describe("suitePlan", () => {
   test("from a suite file: rows by repeats and drop, never fewer than 6 tasks", () => {

@@ -12,6 +12,7 @@ import { buildScorecard, renderMarkdown, type Trial } from "../../../lib/suite/s
 import { runTrial } from "../../../lib/suite/trial.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
+import { trialOf } from "../_support.ts";
 
 test.each<{ name: string; text: string; expected: Reward }>([
   { name: "a binary pass", text: "1\n", expected: { ok: true, reward: 1 } },
@@ -130,18 +131,7 @@ test("the context listing changes with a file's bytes and its exec bit, not with
   }).toEqual({ paths: ["Dockerfile -", "sub/a.sh -"], same: true, exec: "x", changed: 3 });
 });
 
-const trial = (o: Partial<Trial>): Trial => ({
-  task: "t",
-  variant: "v",
-  repeat: 0,
-  pass: false,
-  costUSD: 0,
-  turns: 0,
-  wallMs: 0,
-  tokens: 0,
-  toolErrors: 0,
-  ...o,
-});
+const trial = (o: Partial<Trial>): Trial => trialOf("v", "t", { wallMs: 0, ...o });
 
 test.each([
   { name: "sound", nop: trial({ reward: 0 }), oracle: trial({ pass: true, reward: 1 }), why: undefined },

@@ -5,19 +5,10 @@ import { expect, test } from "bun:test";
 import { type JudgeInfo, judgeInfo } from "../../../lib/suite/scorecard/grading.ts";
 import { buildScorecard, renderMarkdown, type Trial } from "../../../lib/suite/scorecard/index.ts";
 import type { Grade } from "../../../lib/suite/scorecard/schema.ts";
+import { trialOf } from "../_support.ts";
 
-const trial = (variant: string, task: string, over: Partial<Trial> = {}): Trial => ({
-  task,
-  variant,
-  repeat: 0,
-  pass: false,
-  costUSD: 0,
-  turns: 1,
-  wallMs: 1,
-  tokens: 0,
-  toolErrors: 0,
-  ...over,
-});
+const trial = (variant: string, task: string, over: Partial<Trial> = {}): Trial =>
+  trialOf(variant, task, { turns: 1, ...over });
 const judged = (score: number) => ({ grader: "judge:q@1", pass: score >= 0.7, score, rubric: "q@1" });
 
 const cases: { name: string; trials: Trial[]; want: Record<string, number>[] }[] = [

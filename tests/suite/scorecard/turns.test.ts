@@ -2,19 +2,10 @@
 // variant shows no mean (and no Markdown cell) rather than a false 0.
 import { expect, test } from "bun:test";
 import { buildScorecard, type Trial } from "../../../lib/suite/scorecard/index.ts";
+import { trialOf } from "../_support.ts";
 
-const trial = (variant: string, turns: number, unreported?: Trial["unreported"]): Trial => ({
-  task: "t",
-  variant,
-  repeat: 0,
-  pass: true,
-  costUSD: 0,
-  turns,
-  wallMs: 1,
-  tokens: 0,
-  toolErrors: 0,
-  ...(unreported ? { unreported } : {}),
-});
+const trial = (variant: string, turns: number, unreported?: Trial["unreported"]): Trial =>
+  trialOf(variant, "t", { pass: true, turns, ...(unreported ? { unreported } : {}) });
 
 test.each([
   { name: "all reported", trials: [trial("v", 2), trial("v", 4)], want: 3 },

@@ -10,6 +10,7 @@ import {
   type Trial,
   verdictFor,
 } from "../../../lib/suite/scorecard/index.ts";
+import { trialOf } from "../_support.ts";
 
 const FEW = (n: number) => `only ${n} paired tasks; a verdict needs at least 6`;
 const FLAT = (pp: string) =>
@@ -70,17 +71,8 @@ describe("verdictFor", () => {
   });
 });
 
-const trial = (variant: string, task: string, repeat: number, pass: boolean): Trial => ({
-  task,
-  variant,
-  repeat,
-  pass,
-  costUSD: 0,
-  turns: 0,
-  wallMs: 1,
-  tokens: 0,
-  toolErrors: 0,
-});
+const trial = (variant: string, task: string, repeat: number, pass: boolean): Trial =>
+  trialOf(variant, task, { repeat, pass });
 
 describe("through the scorecard", () => {
   const tasks = ["a", "b", "c", "d", "e", "f", "g", "h"];
