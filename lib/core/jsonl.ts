@@ -1,5 +1,7 @@
 // JSON Lines files validated row by row (suite trials, the judge history): one reader, so every
-// format reports a bad row the same way, naming the file, the line and the field.
+// format reports a bad row the same way, naming the file, the line and the field; and one whole JSON
+// file validated the same way (a shard's result or scorecard given to merge).
+import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { jsonSyntaxWhere } from "../compat/py/json.ts";
 import { ConfigError } from "./errors.ts";
@@ -32,4 +34,25 @@ export function parseJsonl<T>(text: string, path: string, schema: z.ZodType, nou
     rows.push(data as T);
   });
   return rows;
+}
+
+/**
+ * Reads one JSON file checked with `schema`; unreadable, not JSON or not the format is a ConfigError
+ * `Cannot load <noun> "<path>": <why>` (exit `exitCode`, else ConfigError's own).
+ */
+export function loadJsonFile<T>(path: string, schema: z.ZodType<T>, noun: string, exitCode?: number): T {
+  const fail = (why: string, cause?: unknown) =>
+    new ConfigError(`Cannot load ${noun} "${path}": ${why}`, {
+      ...(cause !== undefined ? { cause } : {}),
+      ...(exitCode !== undefined ? { exitCode } : {}),
+    });
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw fail((error as Error).message, error);
+  }
+  const r = schema.safeParse(data);
+  if (!r.success) throw fail(firstIssue(r.error));
+  return r.data;
 }

@@ -4,11 +4,10 @@
 // $GITHUB_STEP_SUMMARY) and exiting as that run would (0, 1, 2 or a subject's code). Missing,
 // duplicated or foreign shards are refused by core/shard-set.ts (exit 2); a shard's refused or
 // isolation-failed cases are its cases like any other, so they are carried, never dropped.
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ArgsDef, ParsedArgs } from "citty";
-import { ConfigError, UsageError } from "../core/errors.ts";
-import { firstIssue } from "../core/jsonl.ts";
+import { UsageError } from "../core/errors.ts";
+import { loadJsonFile } from "../core/jsonl.ts";
 import { assembleShards } from "../core/shard-set.ts";
 import { checkReportPath } from "../report/index.ts";
 import { aggregateExit } from "./many.ts";
@@ -29,16 +28,7 @@ export const MERGE_ARGS = {
 
 /** Reads one run-eval --json result; unreadable or not the format: exit 2 (run-eval's "unusable"). */
 export function loadRunResult(path: string): RunResult {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new ConfigError(`Cannot load run result "${path}": ${(error as Error).message}`, { exitCode: 2 });
-  }
-  const r = RunResult.safeParse(data);
-  if (!r.success)
-    throw new ConfigError(`Cannot load run result "${path}": ${firstIssue(r.error)}`, { exitCode: 2 });
-  return r.data;
+  return loadJsonFile(path, RunResult, "run result", 2);
 }
 
 /**

@@ -4,10 +4,9 @@
 // seed over the whole set (a shard holds whole sessions, so no cluster was split), then published as
 // run publishes. Refused, exit 2: a missing, duplicated or foreign shard (another suite, model, seed,
 // judge, N, or a step the deal does not put there). A shard's errored calls are its results: carried.
-import { readFileSync } from "node:fs";
 import type { ArgsDef, ParsedArgs } from "citty";
-import { ConfigError, UsageError } from "../core/errors.ts";
-import { firstIssue } from "../core/jsonl.ts";
+import { UsageError } from "../core/errors.ts";
+import { loadJsonFile } from "../core/jsonl.ts";
 import { assembleShards } from "../core/shard-set.ts";
 import { type PublishTo, publishScorecard } from "./publish.ts";
 import { buildStepScorecard, type StepResult, StepScorecard } from "./scorecard.ts";
@@ -24,15 +23,7 @@ export const MERGE_ARGS = {
 
 /** Reads one scorecard JSON; a file that is not one is exit 3 (a bad input file). */
 export function loadStepScorecard(path: string): StepScorecard {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new ConfigError(`Cannot load scorecard "${path}": ${(error as Error).message}`, { cause: error });
-  }
-  const r = StepScorecard.safeParse(data);
-  if (!r.success) throw new ConfigError(`Cannot load scorecard "${path}": ${firstIssue(r.error)}`);
-  return r.data;
+  return loadJsonFile(path, StepScorecard, "scorecard");
 }
 
 /** The unsharded scorecard of a suite's shards; pure (same shards, same scorecard). */
