@@ -78,17 +78,18 @@ export function floor(image: string): Promise<Cost> {
   });
 }
 
-/** One trivial trial; `secret` gives the agent a secret by name (its phase then runs detached). */
+/** One trivial trial on an empty /work (or `repo`); `secret` gives the agent a secret by name (its phase then runs detached). */
 export function trial(
   runner: PhaseRunner,
   image: string,
   modelUrl: string,
   n: number,
   secret = false,
+  repo?: string,
 ): Promise<Cost> {
   return measured(async () => {
     const runId = `bench${process.pid}_${n}`;
-    const ws = await runner.prepare(runId, undefined);
+    const ws = await runner.prepare(runId, repo);
     const base = { runId, image, timeoutMs: 60_000, network: "none" as const, argv: ["true"] };
     const agent = { ...base, phase: "agent" as const, model: { url: modelUrl } };
     for (const r of [
