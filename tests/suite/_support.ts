@@ -5,9 +5,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../../lib/core/errors.ts";
 import type { PhaseResult, PhaseSpec, Workspace } from "../../lib/isolation/contract.ts";
+import { localRunner } from "../../lib/isolation/local.ts";
 import { DRIVERS, type Driver } from "../../lib/suite/agents/index.ts";
 import type { Trial } from "../../lib/suite/scorecard/index.ts";
-import type { Layout, SuiteRunner } from "../../lib/suite/trial.ts";
+import type { Layout, SuiteRunner, TrialContext } from "../../lib/suite/trial.ts";
 import { runCommand, type Script, type Step, text } from "../support/mock-model.ts";
 
 /** The bug fix of the fixture task (evals/tasks/fix-add). */
@@ -140,5 +141,37 @@ export function trialOf(variant: string, task: string, over: Partial<Trial> = {}
     tokens: 0,
     toolErrors: 0,
     ...over,
+  };
+}
+
+/** A trial context over the LocalRunner and the stub driver (run "t1", no model reached); `over` on top. */
+export function stubContext(over: Partial<TrialContext> = {}): TrialContext {
+  return {
+    runId: "t1",
+    runner: localRunner(),
+    driver: stubDriver(),
+    image: "eval-claude:latest",
+    repoDir: undefined,
+    network: "none",
+    passEnv: [],
+    modelUrl: "http://127.0.0.1:9",
+    agentModelUrl: "http://127.0.0.1:9",
+    apiKeyEnvName: "PROCTOR_STUB_KEY",
+    workDir: "/work",
+    home: "/tmp/home",
+    ...over,
+  };
+}
+
+/** What a runner returns when a phase never ran: an infrastructure failure saying `message`. */
+export function infraResult(message: string, durationMs = 0): PhaseResult {
+  return {
+    exitCode: null,
+    stdout: "",
+    stderr: "",
+    timedOut: false,
+    durationMs,
+    commandIndex: 0,
+    infraError: message,
   };
 }

@@ -5,33 +5,16 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
-import type { PhaseResult } from "../../lib/isolation/contract.ts";
 import { localRunner } from "../../lib/isolation/local.ts";
 import type { Trial } from "../../lib/suite/scorecard/index.ts";
 import { loadTask } from "../../lib/suite/task.ts";
 import { runTrial, staged, stderrTail, type TrialContext } from "../../lib/suite/trial.ts";
 import { tempDir } from "../support/tmp.ts";
-import { ADD_REPO, evalsTree, recording, stubDriver } from "./_support.ts";
+import { ADD_REPO, evalsTree, infraResult, recording, stubContext } from "./_support.ts";
 
 const TASK = "id: fix-add\nrepo: repo\nprompt: fix add.sh\ncheck: sh test.sh\n";
 
-function context(over: Partial<TrialContext> = {}): TrialContext {
-  return {
-    runId: "t1",
-    runner: localRunner(),
-    driver: stubDriver(),
-    image: "eval-claude:latest",
-    repoDir: undefined,
-    network: "none",
-    passEnv: [],
-    modelUrl: "http://127.0.0.1:9",
-    agentModelUrl: "http://127.0.0.1:9",
-    apiKeyEnvName: "PROCTOR_STUB_KEY",
-    workDir: "/work",
-    home: "/tmp/home",
-    ...over,
-  };
-}
+const context = stubContext;
 
 async function trialOf(
   root: string,
@@ -200,17 +183,7 @@ describe("TestRunTrialSetupFailure", () => {
 
 describe("infrastructure failures from the runner are kept apart", () => {
   const infra = (phase: string, message: string) => (spec: { phase: string }) =>
-    spec.phase === phase
-      ? ({
-          exitCode: null,
-          stdout: "",
-          stderr: "",
-          timedOut: false,
-          durationMs: 5,
-          commandIndex: 0,
-          infraError: message,
-        } satisfies PhaseResult)
-      : undefined;
+    spec.phase === phase ? infraResult(message, 5) : undefined;
   const cases = [
     { name: "image missing", phase: "agent", message: "image eval-claude:9 not found", want: "image" },
     { name: "container start", phase: "agent", message: "docker run: exit 125", want: "start" },

@@ -22,6 +22,7 @@ import {
 } from "../../../lib/suite/graders/index.ts";
 import type { Grade } from "../../../lib/suite/scorecard/schema.ts";
 import { tempDir } from "../../support/tmp.ts";
+import { infraResult } from "../_support.ts";
 
 test("globs match as Go's path.Match, a slash-free glob also against the last element", () => {
   const rows: [string[], string, boolean][] = [
@@ -167,15 +168,7 @@ test("snapshots parse cksum lines; changed = added, modified and deleted, sorted
 function hostExec(dir: string, broken: string[] = []): Exec {
   return async (argv): Promise<PhaseResult> => {
     if (broken.includes(argv[0]!) || broken.includes(argv[2] ?? ""))
-      return {
-        exitCode: null,
-        stdout: "",
-        stderr: "",
-        timedOut: false,
-        durationMs: 0,
-        commandIndex: 0,
-        infraError: "container start: boom",
-      };
+      return infraResult("container start: boom");
     const r = await run(argv, { cwd: dir });
     return {
       exitCode: r.exitCode,

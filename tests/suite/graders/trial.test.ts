@@ -13,7 +13,7 @@ import { loadTask } from "../../../lib/suite/task.ts";
 import { runTrial } from "../../../lib/suite/trial.ts";
 import { type MockModel, startMockModel, text } from "../../support/mock-model.ts";
 import { tempDir } from "../../support/tmp.ts";
-import { ADD_REPO, evalsTree, recording, stubDriver } from "../_support.ts";
+import { ADD_REPO, evalsTree, recording, stubContext, stubDriver } from "../_support.ts";
 
 const GRADED = `id: fix-add
 repo: repo
@@ -24,21 +24,7 @@ graders:
   - {type: diff, max_files_changed: 1, must_change: [add.sh], must_not_change: ["test*"]}
 `;
 
-function context(runner = localRunner()) {
-  return {
-    runId: "g1",
-    runner,
-    driver: stubDriver(),
-    image: "eval-claude:latest",
-    network: "none" as const,
-    passEnv: [],
-    modelUrl: "http://127.0.0.1:9",
-    agentModelUrl: "http://127.0.0.1:9",
-    apiKeyEnvName: "PROCTOR_STUB_KEY",
-    workDir: "/work",
-    home: "/tmp/home",
-  };
-}
+const context = (runner = localRunner()) => stubContext({ runId: "g1", runner });
 
 describe("a graded task without a check", () => {
   const cases = [

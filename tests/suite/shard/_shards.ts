@@ -13,7 +13,7 @@ import { runSuite, type SuiteRunOptions } from "../../../lib/suite/run.ts";
 import { runShard } from "../../../lib/suite/shard-run.ts";
 import { loadSuite, type Suite } from "../../../lib/suite/suite.ts";
 import type { SuiteRunner } from "../../../lib/suite/trial.ts";
-import { ADD_REPO, evalsTree, stubDriver } from "../_support.ts";
+import { ADD_REPO, evalsTree, infraResult, stubDriver } from "../_support.ts";
 
 export const TASK_IDS = ["t1", "t2", "t3", "t4", "t5", "t6"];
 /** The task whose agent phase the runner fails as infrastructure. */
@@ -47,15 +47,7 @@ function promptDriver(): Driver {
   };
 }
 
-const ENGINE_FAILURE: PhaseResult = {
-  exitCode: null,
-  stdout: "",
-  stderr: "",
-  timedOut: false,
-  durationMs: 0,
-  commandIndex: 0,
-  infraError: "container start: the engine went away",
-};
+const ENGINE_FAILURE: PhaseResult = infraResult("container start: the engine went away");
 
 /** The LocalRunner with every phase taking 1000 ms, and the infra task's agent failing as infrastructure. */
 export function steadyRunner(): SuiteRunner {
