@@ -4,7 +4,7 @@
 // check `true`, dispose), i.e. everything the runner adds: the hardened containers, /work in and out,
 // the bridge, removal. Every phase runs attached there (lib/isolation/docker/_attach.ts); the second
 // trial gives the agent a secret, which only an exec takes by name, so its agent phase keeps the
-// original's run, cp, exec, cp. Rounds interleave floor and trials, each round rotating who goes first
+// original's run -d and exec (the exec unpacking /work from its stdin) and cp out. Rounds interleave floor and trials, each round rotating who goes first
 // (a shared machine's load drifts); medians of wall and of CPU. CPU is this process, its docker
 // clients, dockerd and containerd (the per-container shims and runc exit with their containers, so
 // they are not counted). Then trials per minute with 1 and 2 trials at once. Target (issue 17.3):
@@ -186,7 +186,7 @@ export async function bench(): Promise<BenchRow[]> {
     return [
       ...row("floor: 3x docker run --rm --network none IMAGE true", f!),
       ...row("trial via the runner (3 phases attached, bridge)", tr!, "<= 1.3x"),
-      ...row("trial, agent with a secret (its phase detached: run cp exec cp)", ts!),
+      ...row("trial, agent with a secret (its phase detached: run, exec unpacks /work, cp out)", ts!),
       {
         bench: "docker",
         name: "runner overhead per trial",
