@@ -62,8 +62,10 @@ export function findHighEntropy(text: string): Finding[] {
 // and every object key ("role", "type", "content") recurs in every case. Findings are a pure function
 // of (detectors, rule, text), so they are remembered per detector table and rule, keyed by the text
 // itself (no concatenated key to copy and hash), up to a bound on the text held; the table's entry is
-// dropped with the table.
-const MEMO_CHARS = 32 * 1024 * 1024;
+// dropped with the table. Harvest builds a session's cases one after another, so the bound need only
+// hold one session's texts: 1M characters (a 32M bound made the harvest's peak memory grow with the
+// store by ~20 MB, the memo filling up with texts of long-finished sessions).
+const MEMO_CHARS = 1024 * 1024;
 interface Memo {
   size: number;
   on: Map<string, Finding[]>;

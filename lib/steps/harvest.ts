@@ -235,7 +235,9 @@ function publishFrom(
     );
   if (o.dryRun) return done();
   const detectors = [...STRICT_DETECTORS, ...x.patterns];
-  const leakCheck = [...detectors, ...(o.leakDetectors ?? [])];
+  // The same table as the redaction unless tests plant more: findStrict's memo (lib/redact/strict.ts)
+  // is per table, so the re-scan of every string the redaction left unchanged is a lookup.
+  const leakCheck = o.leakDetectors?.length ? [...detectors, ...o.leakDetectors] : detectors;
   const reread = rereader(o.pairs, fd, x.keys);
   const pace = bytePacer(); // more often costs more CPU than it saves memory (a full collection here is ~60 ms)
   function* built() {
