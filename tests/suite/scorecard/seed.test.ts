@@ -7,7 +7,12 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../../../lib/core/errors.ts";
 import { resumeTrials, trialKey } from "../../../lib/suite/resume.ts";
-import { buildScorecard, loadTrials, scorecardJson } from "../../../lib/suite/scorecard/index.ts";
+import {
+  buildScorecard,
+  loadScorecard,
+  loadTrials,
+  scorecardJson,
+} from "../../../lib/suite/scorecard/index.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
 
@@ -47,6 +52,17 @@ describe("the original's per-trial seed", () => {
       false,
       false,
     ]);
+  });
+
+  test("an original scorecard whose trials carry it loads as JSON.parse reads it", () => {
+    using tmp = tempDir("seed");
+    const path = join(tmp.path, "sc.json");
+    const trials = readFileSync(FIXTURE, "utf8").trim().split("\n").join(",\n    ");
+    const text = readFileSync(join(REPO_ROOT, "tests", "fixtures", "scorecard", "original.json"), "utf8");
+    const withSeeds = text.replace(/"trials": \[[\s\S]*\]\s*}\s*$/, `"trials": [\n    ${trials}\n  ]\n}\n`);
+    writeFileSync(path, withSeeds);
+    expect(withSeeds.includes(`"seed":${SEEDS[0]}`)).toEqual(true);
+    expect(loadScorecard(path)).toEqual(JSON.parse(withSeeds));
   });
 
   test.each([
