@@ -24,6 +24,8 @@ export type HarnessName = (typeof HARNESSES)[number];
 /** The agent CLIs among them (pinned in evals/clis, each with its own image). */
 export const CLI_HARNESSES = ["claude", "codex", "gemini"] as const;
 export type Harness = (typeof CLI_HARNESSES)[number];
+/** Whether `h` is one of the agent CLIs (CLI_HARNESSES). */
+export const isCliHarness = (h: string): h is Harness => (CLI_HARNESSES as readonly string[]).includes(h);
 
 /** One arm of the comparison. */
 export const VariantFile = z
@@ -175,7 +177,7 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
           : `variant ${v.name}: key "command" is only for harness "command" (harness is "${v.harness}")`,
       );
     // Settings are merged into an agent CLI's own config; no other harness would read them.
-    if (v.settings !== undefined && !(CLI_HARNESSES as readonly string[]).includes(v.harness))
+    if (v.settings !== undefined && !isCliHarness(v.harness))
       throw failure(
         src,
         owner,

@@ -4,7 +4,7 @@
 // the bare name is resolved to the newest such tag on the engine before a run.
 import { ConfigError } from "../../core/errors.ts";
 import type { DockerCall } from "../../isolation/docker/engine.ts";
-import { CLI_HARNESSES, type HarnessName } from "../suite.ts";
+import { type HarnessName, isCliHarness } from "../suite.ts";
 
 /** The base image's repository; a variant that names no image and runs no agent CLI runs in it. */
 export const BASE_IMAGE = "proctor-base";
@@ -15,8 +15,7 @@ export function imageOf(
   base: string = BASE_IMAGE,
 ): string {
   if (v.image !== undefined) return v.image;
-  if ((CLI_HARNESSES as readonly string[]).includes(v.harness))
-    return `eval-${v.harness}:${v.version || "latest"}`;
+  if (isCliHarness(v.harness)) return `eval-${v.harness}:${v.version || "latest"}`;
   return base;
 }
 

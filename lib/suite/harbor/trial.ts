@@ -14,6 +14,7 @@ import { makeScratchDir, runCall } from "../../isolation/docker/cleanup.ts";
 import { type DockerCall, dockerCli, runArgs } from "../../isolation/docker/engine.ts";
 import type { PhaseResult } from "../../isolation/docker/index.ts";
 import { AgentParseError } from "../agents/index.ts";
+import { isCliHarness } from "../suite.ts";
 import {
   copyMetrics,
   type Recording,
@@ -27,9 +28,6 @@ import { agentImage, FORWARDER_COMMAND } from "./agent-image.ts";
 import { type ImageMap, parseImageMap, taskImage } from "./image.ts";
 import { type HarborTask, isHarborTask } from "./task.ts";
 import { DEFAULT_THRESHOLD, execIn, LOG_DIRS, runVerifier } from "./verifier.ts";
-
-/** Harnesses whose CLI is layered into the task image (the others run with what the image has). */
-const CLI_HARNESSES = new Set(["claude", "codex", "gemini"]);
 
 /** A run's settings for its Harbor tasks: flags and suite keys that override task.toml. */
 export interface HarborRunOptions {
@@ -91,7 +89,7 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   let image: string;
   try {
     const built = await taskImage(call, task, o.imageMap);
-    image = CLI_HARNESSES.has(job.variant.harness) ? await agentImage(call, built.tag, ctx.image) : built.tag;
+    image = isCliHarness(job.variant.harness) ? await agentImage(call, built.tag, ctx.image) : built.tag;
   } catch (error) {
     return fail(`build: ${messageOf(error)}`, "image");
   }
@@ -198,7 +196,7 @@ async function withContainer(
   const name = `proctor-harbor-${ctx.runId.slice(-12)}-${Math.random().toString(16).slice(2, 10)}`;
   let bridge: ModelBridge | undefined;
   try {
-    const bridged = CLI_HARNESSES.has(ctx.driver.harness);
+    const bridged = isCliHarness(ctx.driver.harness);
     if (bridged) bridge = await startModelBridge(scratch, ctx.modelUrl);
     const args = runArgs(
       {
