@@ -4,7 +4,7 @@
 // removed. Markdown on stdout (a PR comment or job summary), HTML with --report (compare-report.ts).
 // The command and its exit codes: compare-cmd.ts.
 import type { CaseRunResult, RunResult } from "./result.ts";
-import { resultWord } from "./summary.ts";
+import { mdCell, resultWord } from "./summary.ts";
 
 /** What happened to a case between BASE and HEAD; the order is the order of the report. */
 export const CHANGES = ["worse", "flaky", "better", "still failing", "added", "removed", "passing"] as const;
@@ -83,8 +83,6 @@ const ICON: Record<Change, string> = {
   passing: "✔️",
 };
 
-const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
-
 /** The headline: `2 worse, 1 better, 47 passing` (the changes that occurred, in report order). */
 export function compareHeadline(cmp: Comparison): string {
   const parts = CHANGES.filter((c) => cmp.counts[c] > 0).map((c) => `${cmp.counts[c]} ${c}`);
@@ -103,7 +101,7 @@ export function renderCompareMarkdown(cmp: Comparison): string {
         : "–";
       const assertions = `${c.base?.assertions ?? "–"} → ${c.head?.assertions ?? "–"}`;
       lines.push(
-        `| ${ICON[c.change]} ${c.change} | ${cell(c.name)} | ${c.base?.result ?? "–"} | ${cell(head)} | ${assertions} |`,
+        `| ${ICON[c.change]} ${c.change} | ${mdCell(c.name)} | ${c.base?.result ?? "–"} | ${mdCell(head)} | ${assertions} |`,
       );
     }
     lines.push("");

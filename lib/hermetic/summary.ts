@@ -43,7 +43,8 @@ export function renderSummary(r: RunResult): string {
   return `${out.join("\n")}\n`;
 }
 
-function mdCell(s: string): string {
+/** A Markdown table cell: `|` escaped, newlines folded to spaces. */
+export function mdCell(s: string): string {
   return s.replaceAll("|", "\\|").replaceAll("\n", " ");
 }
 
