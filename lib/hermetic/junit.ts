@@ -1,6 +1,7 @@
 // JUnit XML for CI dashboards: one <testcase> per case; a failed assertion is a <failure>, anything
 // else that is not a pass (refused, unusable, isolation, the subject's own code) an <error>; the
 // body is the case's whole output, which holds the grade report.
+import { shardLabel } from "../core/shard.ts";
 import type { CaseRunResult, RunResult } from "./result.ts";
 
 // XML 1.0 allows tab, LF, CR and everything from U+0020 except the surrogates and U+FFFE/U+FFFF.
@@ -50,7 +51,7 @@ export function renderJunit(r: RunResult): string {
     ...(r.shard
       ? [
           "    <properties>",
-          `      <property name="shard" value="${r.shard.index}/${r.shard.count}"/>`,
+          `      <property name="shard" value="${shardLabel(r.shard)}"/>`,
           "    </properties>",
         ]
       : []),

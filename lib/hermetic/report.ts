@@ -3,6 +3,7 @@
 // whether egress was blocked), then the failing cases opened up: the failed assertions and the
 // case's whole output. Read from the RunResult of `run-eval --json`, never recomputed.
 
+import { shardLabel } from "../core/shard.ts";
 import { int, secs } from "../report/format.ts";
 import { attrs, type Html, html, num, page, safeHref, section } from "../report/html.ts";
 import { barCell, type Scale } from "../report/svg.ts";
@@ -86,7 +87,7 @@ export function renderRunEvalReportHtml(r: RunResult, opts: { title?: string } =
   const subtitle = html`${r.ok ? "All cases passed" : "Cases failed"} · ${num({ metric: "cases" }, n, int(n))} case${
     n === 1 ? "" : "s"
   } · sandbox <code>${r.mechanism}</code> · -j ${num({ metric: "jobs" }, r.jobs, String(r.jobs))}${
-    r.shard ? html` · shard <span data-metric="shard">${r.shard.index}/${r.shard.count}</span>` : ""
+    r.shard ? html` · shard <span data-metric="shard">${shardLabel(r.shard)}</span>` : ""
   }`;
   const body = [
     section("totals", "Totals", totals),

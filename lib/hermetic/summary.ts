@@ -1,6 +1,7 @@
 // The end-of-run table (case, result, assertions passed/total, time) as terminal text and as the
 // Markdown that goes to $GITHUB_STEP_SUMMARY, and the result word the progress lines share. Pure
 // functions of the RunResult.
+import { shardLabel } from "../core/shard.ts";
 import type { CaseRunResult, RunResult } from "./result.ts";
 
 function seconds(ms: number): string {
@@ -36,7 +37,7 @@ export function renderSummary(r: RunResult): string {
       .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
       .join("  ")
       .trimEnd();
-  const shard = r.shard ? `, shard ${r.shard.index}/${r.shard.count}` : "";
+  const shard = r.shard ? `, shard ${shardLabel(r.shard)}` : "";
   const out = [`◆ run-eval summary (${r.mechanism}, -j ${r.jobs}${shard})`, "┄".repeat(20), line(head)];
   for (const row of rows) out.push(line(row));
   out.push("┄".repeat(20), totalsLine(r));
@@ -52,7 +53,7 @@ export function mdCell(s: string): string {
 export function renderMarkdown(r: RunResult): string {
   const icon = (c: CaseRunResult) => (c.result === "pass" ? "✅" : "❌");
   const lines = [
-    `### run-eval: ${r.ok ? "all cases passed" : "cases failed"}${r.shard ? ` (shard ${r.shard.index}/${r.shard.count})` : ""}`,
+    `### run-eval: ${r.ok ? "all cases passed" : "cases failed"}${r.shard ? ` (shard ${shardLabel(r.shard)})` : ""}`,
     "",
     "| case | result | assertions | time |",
     "|---|---|---:|---:|",
