@@ -60,11 +60,8 @@ export type TaskPhases = (
   fail: (error: string, infra?: InfraKind) => void,
 ) => Promise<void>;
 
-/** The original's stderr tail: the last 300 characters of the trimmed stderr, `...`-prefixed if cut. */
-export function stderrTail(stderr: string): string {
-  const s = stderr.trim();
-  return s.length > 300 ? `...${s.slice(-300)}` : s;
-}
+/** The original's stderr tail (graders/exec.ts, so graders word a failed phase alike). */
+export { stderrTail } from "./graders/exec.ts";
 
 /** The kind of a runner's infraError: image missing, copy of /work, else container start. */
 export function infraKindOf(message: string): InfraKind {

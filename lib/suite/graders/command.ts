@@ -2,8 +2,7 @@
 // exit 0 passes. A command that could not run at all (an infrastructure failure of its phase, or
 // a timeout) is the grader's error, not a failure of the agent's work.
 import type { Grade } from "../scorecard/schema.ts";
-import type { Exec } from "./exec.ts";
-import { shortTail } from "./exec.ts";
+import { type Exec, stderrTail } from "./exec.ts";
 
 /** Runs `sh -c run` and grades its exit. */
 export async function commandGrade(run: string, exec: Exec): Promise<Grade> {
@@ -11,5 +10,5 @@ export async function commandGrade(run: string, exec: Exec): Promise<Grade> {
   if (r.infraError) return { grader: "command", pass: false, error: r.infraError };
   if (r.timedOut) return { grader: "command", pass: false, error: "timed out" };
   if (r.exitCode === 0) return { grader: "command", pass: true };
-  return { grader: "command", pass: false, detail: `exit ${r.exitCode ?? -1}: ${shortTail(r.stderr)}` };
+  return { grader: "command", pass: false, detail: `exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}` };
 }

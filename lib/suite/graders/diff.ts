@@ -3,8 +3,7 @@
 // (POSIX, so any image has it). Changed = added, modified or deleted paths, sorted. The grader then
 // checks max_files_changed, must_not_change and must_change, in the original's order and wording.
 import type { Grade } from "../scorecard/schema.ts";
-import type { Exec } from "./exec.ts";
-import { shortTail } from "./exec.ts";
+import { type Exec, stderrTail } from "./exec.ts";
 import { anyGlobMatches } from "./glob.ts";
 import type { Grader } from "./spec.ts";
 
@@ -33,7 +32,7 @@ export async function snapshot(
   const r = await exec(SNAPSHOT_ARGV);
   if (r.exitCode === 0 && !r.timedOut && !r.infraError) return { ok: true, files: parseSnapshot(r.stdout) };
   const why = r.infraError ?? (r.timedOut ? "timed out" : "<nil>");
-  return { ok: false, error: `snapshot (exit ${r.exitCode ?? -1}, err ${why}): ${shortTail(r.stderr)}` };
+  return { ok: false, error: `snapshot (exit ${r.exitCode ?? -1}, err ${why}): ${stderrTail(r.stderr)}` };
 }
 
 /** Added, modified and deleted paths between two snapshots, in code-point order. */
