@@ -5,6 +5,7 @@
 // pass rate moved, "flaky" when it did not and HEAD both passed and failed, else "same". Markdown
 // here; the HTML form is compare-report.ts. Pure: the same two scorecards, the same bytes.
 import { goFixed } from "../compat/go.ts";
+import { pct, pp } from "../report/format.ts";
 import type { Scorecard, Trial, VariantScore } from "./scorecard/index.ts";
 
 /** A side's pass@1 of one variant. */
@@ -113,7 +114,6 @@ export function compareScorecards(base: Scorecard, head: Scorecard): SuiteCompar
   return { base: count(base), head: count(head), variants, tasks };
 }
 
-const pct = (x: number) => `${goFixed(100 * x, 1)}%`;
 const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |\n`;
 const cell = (s?: VariantSide) =>
   s ? `${pct(s.pass1)} (${goFixed(100 * s.lo, 1)}-${goFixed(100 * s.hi, 1)})` : "-";
@@ -135,7 +135,7 @@ export function renderComparisonMarkdown(c: SuiteComparison): string {
   out += row(["Variant", "Base pass@1 (95% CI)", "Head pass@1 (95% CI)", "Delta", "Change"]);
   out += `|${"---|".repeat(5)}\n`;
   for (const v of c.variants) {
-    const delta = v.base && v.head ? `${goFixed(100 * (v.head.pass1 - v.base.pass1), 1, true)} pp` : "-";
+    const delta = v.base && v.head ? pp(v.head.pass1 - v.base.pass1) : "-";
     out += row([v.variant, cell(v.base), cell(v.head), delta, v.change]);
   }
   if (c.base.trials === null || c.head.trials === null) {
