@@ -1,12 +1,20 @@
 // The agent phase of a task.yaml trial: the driver's command for this variant (model endpoint, key
 // name, settings, the oracle's solution), run with the pass-env secrets by name, then its output
-// parsed into the trial's metrics; the agent's failure is the trial's error, never a throw.
+// parsed into the trial's metrics; the agent's failure is the trial's error, never a throw. A Harbor
+// trial (harbor/trial.ts) builds its driver input and parses its output with the same two helpers.
 import { readFileSync } from "node:fs";
 import type { Workspace } from "../isolation/contract.ts";
-import { type AgentMetrics, AgentParseError } from "./agents/index.ts";
+import { type AgentMetrics, AgentParseError, type DriverInput } from "./agents/index.ts";
 import { copyMetrics, STAGE, staged } from "./agents/stage.ts";
 import type { InfraKind, Trial } from "./scorecard/index.ts";
-import { execError, infraKindOf, type Recording, stderrTail, type TrialJob } from "./trial-context.ts";
+import {
+  execError,
+  infraKindOf,
+  type Recording,
+  stderrTail,
+  type TrialContext,
+  type TrialJob,
+} from "./trial-context.ts";
 
 /** Runs the agent phase on `ws` and copies its metrics onto `trial`; failures go through `fail`. */
 export async function agentPhase(
@@ -16,24 +24,9 @@ export async function agentPhase(
   trial: Trial,
   fail: (error: string, infra?: InfraKind) => void,
 ): Promise<void> {
-  const { task, variant } = job;
+  const { task } = job;
   const at = ctx.runner.layout?.(ws) ?? { work: ctx.workDir, home: ctx.home, stage: STAGE };
-  const inv = ctx.driver.command({
-    modelBaseUrl: ctx.agentModelUrl,
-    apiKeyEnvName: ctx.apiKeyEnvName,
-    home: at.home,
-    workDir: at.work,
-    prompt: task.prompt,
-    ...(variant.model ? { model: variant.model } : {}),
-    ...(task.max_turns ? { maxTurns: task.max_turns } : {}),
-    ...(task.budget_usd ? { budgetUsd: task.budget_usd } : {}),
-    ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
-    ...(variant.command !== undefined ? { command: variant.command } : {}),
-    // Only the oracle ever reads the reference solution; no other agent's phase gets it.
-    ...(variant.harness === "oracle" && task.solution !== undefined
-      ? { solution: readFileSync(task.solution, "utf8") }
-      : {}),
-  });
+  const inv = ctx.driver.command(agentInput(job, ctx, at));
   const secrets = new Set<string>(ctx.passEnv);
   for (const [target, source] of Object.entries(inv.secretEnv)) {
     // The runner gives a host variable under its own name: the driver must read it by that name.
@@ -59,13 +52,49 @@ export async function agentPhase(
   if (r.infraError) fail(`agent: ${r.infraError}`, infraKindOf(r.infraError));
   else if (r.timedOut) fail(`agent: ${execError(r, task.timeoutMs)}`);
   else if (r.exitCode !== 0) fail(`agent exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}`);
+  parseAgentOutput(ctx, trial, r, fail);
+}
+
+/** The driver's input for the trial's agent, with HOME and the work directory as its phase sees them. */
+export function agentInput(
+  job: TrialJob,
+  ctx: TrialContext,
+  at: { home: string; work: string },
+): DriverInput {
+  const { task, variant } = job;
+  return {
+    modelBaseUrl: ctx.agentModelUrl,
+    apiKeyEnvName: ctx.apiKeyEnvName,
+    home: at.home,
+    workDir: at.work,
+    prompt: task.prompt,
+    ...(variant.model ? { model: variant.model } : {}),
+    ...(task.max_turns ? { maxTurns: task.max_turns } : {}),
+    ...(task.budget_usd ? { budgetUsd: task.budget_usd } : {}),
+    ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
+    ...(variant.command !== undefined ? { command: variant.command } : {}),
+    // Only the oracle ever reads the reference solution; no other agent's phase gets it.
+    ...(variant.harness === "oracle" && task.solution !== undefined
+      ? { solution: readFileSync(task.solution, "utf8") }
+      : {}),
+  };
+}
+
+/** The agent's output parsed into the trial's metrics; a parse error or the harness's own failure goes through `fail`. */
+export function parseAgentOutput(
+  ctx: TrialContext,
+  trial: Trial,
+  r: { stdout: string; stderr: string; exitCode: number | null },
+  fail: (error: string) => void,
+): void {
   let outcome: AgentMetrics;
   try {
     outcome = ctx.driver.parse(r.stdout, r.stderr, r.exitCode);
   } catch (error) {
     if (!(error instanceof AgentParseError)) throw error;
     copyMetrics(trial, error.metrics);
-    return fail(`parse: ${error.message}`);
+    fail(`parse: ${error.message}`);
+    return;
   }
   copyMetrics(trial, outcome);
   if (outcome.failed) fail(`harness reported failure: ${outcome.error ?? ""}`);

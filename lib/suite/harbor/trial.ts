@@ -4,7 +4,7 @@
 // like every phase container (lib/isolation/docker/engine.ts runArgs): `--network none` with the
 // model bridge unless the run opted into `--network bridge` for a task that sets allow_internet.
 // It registers itself with lib/suite/trial.ts, so runTrial's frame (log, redaction) is shared.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError, messageOf } from "../../core/errors.ts";
 import { flagValues } from "../../core/flags.ts";
@@ -13,17 +13,9 @@ import { type ModelBridge, startModelBridge, waitForForwarder } from "../../isol
 import { makeScratchDir, runCall } from "../../isolation/docker/cleanup.ts";
 import { type DockerCall, dockerCli, runArgs } from "../../isolation/docker/engine.ts";
 import type { PhaseResult } from "../../isolation/docker/index.ts";
-import { AgentParseError } from "../agents/index.ts";
+import { agentInput, parseAgentOutput } from "../agent-phase.ts";
 import { isCliHarness } from "../suite.ts";
-import {
-  copyMetrics,
-  type Recording,
-  registerTaskKind,
-  STAGE,
-  staged,
-  stderrTail,
-  type TaskPhases,
-} from "../trial.ts";
+import { type Recording, registerTaskKind, STAGE, staged, stderrTail, type TaskPhases } from "../trial.ts";
 import { agentImage, FORWARDER_COMMAND } from "./agent-image.ts";
 import { type ImageMap, parseImageMap, taskImage } from "./image.ts";
 import { type HarborTask, isHarborTask } from "./task.ts";
@@ -114,21 +106,7 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       ]),
     );
     if (mk.exitCode !== 0) return fail(`start: cannot make /logs: ${stderrTail(mk.stderr)}`, "start");
-    const variant = job.variant;
-    const inv = ctx.driver.command({
-      modelBaseUrl: ctx.agentModelUrl,
-      apiKeyEnvName: ctx.apiKeyEnvName,
-      home: ctx.home,
-      workDir: workdir,
-      prompt: task.prompt,
-      ...(variant.model ? { model: variant.model } : {}),
-      ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
-      ...(variant.command !== undefined ? { command: variant.command } : {}),
-      // Only the oracle ever reads solution/solve.sh; no other agent's phase gets it.
-      ...(variant.harness === "oracle" && task.solution !== undefined
-        ? { solution: readFileSync(task.solution, "utf8") }
-        : {}),
-    });
+    const inv = ctx.driver.command(agentInput(job, ctx, { home: ctx.home, work: workdir }));
     const s = staged(inv, STAGE);
     if (s.files.length > 0) {
       const cp = await call(["cp", stageDir(scratch, s.files), `${name}:${STAGE}`], { timeoutMs: 120_000 });
@@ -160,15 +138,7 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       // What ran past its time is stopped; the verifier still judges the state it left, as in Harbor.
       await call(["restart", "-t", "0", name], { timeoutMs: 120_000 });
     } else if (r.exitCode !== 0) fail(`agent exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}`);
-    try {
-      const m = ctx.driver.parse(r.stdout, r.stderr, r.exitCode);
-      copyMetrics(trial, m);
-      if (m.failed) fail(`harness reported failure: ${m.error ?? ""}`);
-    } catch (error) {
-      if (!(error instanceof AgentParseError)) throw error;
-      copyMetrics(trial, error.metrics);
-      fail(`parse: ${error.message}`);
-    }
+    parseAgentOutput(ctx, trial, r, fail);
     const vTimeout = o.verifierTimeoutMs ?? c.verifierTimeoutMs;
     const v = await runVerifier(call, name, task, { workdir, timeoutMs: vTimeout });
     ctx.record("verifier", toPhase(v.run));
