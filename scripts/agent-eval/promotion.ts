@@ -4,10 +4,13 @@
 import { defineCommand } from "citty";
 import { withEdge } from "../../lib/core/cli.ts";
 import * as cmd from "../../lib/promotion/cmd.ts";
-import { SUITE_PLAN_ARGS, suitePlanCmd } from "../../lib/suite/plan.ts";
+import type { SUITE_PLAN_ARGS } from "../../lib/suite/plan.ts";
 
 const { ARGS, PROMOTION_EDGE } = cmd;
 const meta = (name: keyof typeof cmd.ABOUT) => ({ name, description: cmd.ABOUT[name] });
+// The suite lane's plan (its flags and the suite loader behind them) loads only for `plan`, not for
+// every promotion subcommand.
+const suitePlan = () => import("../../lib/suite/plan.ts");
 
 export const lock = defineCommand({
   meta: meta("lock"),
@@ -25,12 +28,14 @@ export const verify = defineCommand({
   args: ARGS.verify,
   run: ({ args }) => cmd.verifyCmd(args),
 });
-export const plan = defineCommand({
+export const plan = defineCommand<typeof ARGS.plan & typeof SUITE_PLAN_ARGS>({
   meta: meta("plan"),
-  args: { ...ARGS.plan, ...SUITE_PLAN_ARGS },
+  args: () => suitePlan().then((m) => ({ ...ARGS.plan, ...m.SUITE_PLAN_ARGS })),
   // --suite or --scorecard: the suite lane's plan (tasks and repeats); else the promotion lane's (runs).
-  run: ({ args }) =>
-    args.suite !== undefined || args.scorecard !== undefined ? suitePlanCmd(args) : cmd.planCmd(args),
+  run: async ({ args }) =>
+    args.suite !== undefined || args.scorecard !== undefined
+      ? (await suitePlan()).suitePlanCmd(args)
+      : cmd.planCmd(args),
 });
 export const report = defineCommand({
   meta: meta("report"),
