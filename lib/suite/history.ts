@@ -33,16 +33,22 @@ export function historyJsonSchema(): unknown {
   return z.toJSONSchema(HistoryLine);
 }
 
-/** Reads a history file; a missing one is empty. ConfigError naming the file, the line and the field. */
-export function loadHistory(path: string): HistoryLine[] {
-  if (!existsSync(path)) return [];
-  let text: string;
+/** A history file's text; a missing one is empty. */
+function readHistory(path: string): string {
+  if (!existsSync(path)) return "";
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (error) {
     throw new ConfigError(`Cannot read history "${path}": ${(error as Error).message}`, { cause: error });
   }
-  return parseJsonl<HistoryLine>(text, path, HistoryLine, "history");
+}
+
+const parseHistory = (text: string, path: string) =>
+  parseJsonl<HistoryLine>(text, path, HistoryLine, "history");
+
+/** Reads a history file; a missing one is empty. ConfigError naming the file, the line and the field. */
+export function loadHistory(path: string): HistoryLine[] {
+  return parseHistory(readHistory(path), path);
 }
 
 /** RFC 3339 as Go's time.Time marshals it: UTC, fractional seconds without trailing zeros. */
@@ -69,8 +75,8 @@ export function offlineLine(sc: Scorecard, at: Date): HistoryLine {
  */
 export async function appendHistory(path: string, line: HistoryLine): Promise<HistoryLine[]> {
   return withFileLock(`${path}.lock`, () => {
-    const lines = loadHistory(path);
-    const old = existsSync(path) ? readFileSync(path, "utf8") : "";
+    const old = readHistory(path);
+    const lines = parseHistory(old, path);
     const sep = old === "" || old.endsWith("\n") ? "" : "\n";
     writeFileAtomic(path, `${old}${sep}${JSON.stringify(line)}\n`);
     return [...lines, line];
