@@ -3,14 +3,10 @@
 // /opt/proctor/bin, put first on PATH) out of our eval-<harness>:<version> image, plus a small node
 // forwarder standing in for socat (task images rarely have it) between the container's loopback
 // and the model bridge's socket. COPY only, offline; tagged by a hash of its inputs and reused.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ConfigError, ToolError } from "../../core/errors.ts";
-import { withFileLock } from "../../core/fsx.ts";
 import { sha256Hex } from "../../core/hash.ts";
 import { BRIDGE_MOUNT, BRIDGE_PORT, type DockerCall, tail } from "../../isolation/docker/engine.ts";
-import { imageId } from "./image.ts";
+import { buildOnce, imageId } from "./image.ts";
 
 /** Bump when the layer below changes in a way its inputs do not show. */
 const RECIPE = 1;
@@ -75,24 +71,12 @@ export async function agentImage(call: DockerCall, taskTag: string, cliImage: st
 }
 
 async function derive(call: DockerCall, tag: string, text: string): Promise<string> {
-  if ((await imageId(call, tag)) !== null) return tag;
-  return withFileLock(join(tmpdir(), `${tag.replace(/[^A-Za-z0-9]/g, "-")}.lock`), async () => {
-    if ((await imageId(call, tag)) !== null) return tag;
-    const context = mkdtempSync(join(tmpdir(), "proctor-harbor-agent-"));
-    try {
-      writeFileSync(join(context, "Dockerfile"), text);
-      writeFileSync(join(context, "forward.js"), FORWARDER);
-      const r = await call(
-        ["build", "-q", "--network", "none", "--label", "proctor.harbor=1", "-t", tag, context],
-        {
-          env: { ...(process.env as Record<string, string>), DOCKER_BUILDKIT: "0" },
-          timeoutMs: 600_000,
-        },
-      );
-      if (r.exitCode !== 0) throw new ToolError(`Cannot build ${tag}: ${tail(r.stderr || r.stdout)}`, 1);
-    } finally {
-      rmSync(context, { recursive: true, force: true });
-    }
-    return tag;
+  const r = await buildOnce(call, tag, {
+    dockerfile: text,
+    files: { "forward.js": FORWARDER },
+    timeoutMs: 600_000,
   });
+  if (r !== null && r.exitCode !== 0)
+    throw new ToolError(`Cannot build ${tag}: ${tail(r.stderr || r.stdout)}`, 1);
+  return tag;
 }

@@ -9,6 +9,7 @@ import { join, relative } from "node:path";
 import { ConfigError, ToolError } from "../../core/errors.ts";
 import { withFileLock } from "../../core/fsx.ts";
 import { sha256FileSync, sha256Hex } from "../../core/hash.ts";
+import type { ProcResult } from "../../core/proc.ts";
 import { type DockerCall, tail } from "../../isolation/docker/engine.ts";
 import type { HarborTask } from "./task.ts";
 
@@ -154,15 +155,33 @@ async function build(
   o: { tag: string; text: string; context: string; timeoutMs: number; started: number },
 ): Promise<TaskImage> {
   const done = (reused: boolean) => ({ tag: o.tag, reused, ms: performance.now() - o.started });
-  if ((await imageId(call, o.tag)) !== null) return done(true);
-  // Two runs at once would build the same image twice; the second waits and reuses it.
-  return withFileLock(join(tmpdir(), `${o.tag.replace(/[^A-Za-z0-9]/g, "-")}.lock`), async () => {
-    if ((await imageId(call, o.tag)) !== null) return done(true);
+  const r = await buildOnce(call, o.tag, { dockerfile: o.text, context: o.context, timeoutMs: o.timeoutMs });
+  if (r === null) return done(true);
+  if (r.timedOut) throw new ToolError(`Cannot build ${o.tag}: timed out after ${o.timeoutMs / 1000}s`, 1);
+  if (r.exitCode !== 0) throw new ToolError(`Cannot build ${o.tag}: ${tail(r.stderr || r.stdout)}`, 1);
+  return done(false);
+}
+
+/**
+ * Builds `tag` offline (`--network none`, labelled proctor.harbor=1) unless the engine has it; null
+ * when it does. Two runs at once would build the same image twice, so the second waits on a file
+ * lock and reuses it. The Dockerfile (and `files`) go to a fresh directory, the build context
+ * unless `context` names another.
+ */
+export async function buildOnce(
+  call: DockerCall,
+  tag: string,
+  o: { dockerfile: string; files?: Record<string, string>; context?: string; timeoutMs: number },
+): Promise<ProcResult | null> {
+  if ((await imageId(call, tag)) !== null) return null;
+  return withFileLock(join(tmpdir(), `${tag.replace(/[^A-Za-z0-9]/g, "-")}.lock`), async () => {
+    if ((await imageId(call, tag)) !== null) return null;
     const scratch = mkdtempSync(join(tmpdir(), "proctor-harbor-build-"));
     try {
       const dockerfile = join(scratch, "Dockerfile");
-      writeFileSync(dockerfile, o.text);
-      const r = await call(
+      writeFileSync(dockerfile, o.dockerfile);
+      for (const [name, text] of Object.entries(o.files ?? {})) writeFileSync(join(scratch, name), text);
+      return await call(
         [
           "build",
           "-q",
@@ -171,18 +190,13 @@ async function build(
           "--label",
           "proctor.harbor=1",
           "-t",
-          o.tag,
-          "-f",
-          dockerfile,
-          o.context,
+          tag,
+          ...(o.context !== undefined ? ["-f", dockerfile, o.context] : [scratch]),
         ],
         { env: { ...(process.env as Record<string, string>), DOCKER_BUILDKIT: "0" }, timeoutMs: o.timeoutMs },
       );
-      if (r.timedOut) throw new ToolError(`Cannot build ${o.tag}: timed out after ${o.timeoutMs / 1000}s`, 1);
-      if (r.exitCode !== 0) throw new ToolError(`Cannot build ${o.tag}: ${tail(r.stderr || r.stdout)}`, 1);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
-    return done(false);
   });
 }
