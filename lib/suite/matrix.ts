@@ -117,7 +117,7 @@ export function renderMatrixTable(sc: Scorecard): string {
     "VERDICT",
   ]);
   for (const v of sc.variants) {
-    const calls = (v as { toolCalls?: number }).toolCalls ?? 0;
+    const calls = v.toolCalls ?? 0;
     out += line([
       v.name.padEnd(w),
       pct(v.pass1),

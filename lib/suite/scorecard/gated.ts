@@ -4,15 +4,11 @@
 // comparison is `insufficient`, infrastructure failures. Numbers as Go's fmt prints them.
 import { goFixed } from "../../compat/go.ts";
 import { infraList, insufficientList, LOCAL_MARK } from "./markdown.ts";
-import type { Comparison, Scorecard, VariantScore } from "./schema.ts";
+import type { Comparison, Scorecard } from "./schema.ts";
 
 const pct = (x: number) => goFixed(100 * x, 1);
 const signed = (x: number, digits: number) => goFixed(x, digits, true);
 const secs = (ms: number) => goFixed(ms / 1000, 1);
-const num = (v: VariantScore, key: string) => {
-  const x = (v as Record<string, unknown>)[key];
-  return typeof x === "number" ? x : 0;
-};
 
 /** Digits of each gate metric's baseline and delta (pass_rate is in points, apart). */
 const DIGITS: Record<string, number> = { cost_usd: 4, tokens: 0, wall_ms: 0, tool_calls: 1 };
@@ -53,7 +49,7 @@ export function renderGatedMarkdown(sc: Scorecard): string {
   if (sc.runner === "local") out += `${LOCAL_MARK}\n\n`;
   out += `Control: \`${sc.control}\`\n`;
   if (sc.gate) out += `\n**Gate: ${sc.gate.verdict.toUpperCase()}**\n`;
-  const judge = (sc as { judge?: { model?: string; rubrics?: string[] } }).judge;
+  const judge = sc.judge;
   if (judge?.rubrics?.length)
     out += `\nJudge: \`${judge.model ?? ""}\`, rubrics: \`${judge.rubrics.join("`, `")}\`\n`;
   const k = Math.max(sc.k ?? 0, 1);
@@ -69,9 +65,9 @@ export function renderGatedMarkdown(sc: Scorecard): string {
       `$${goFixed(v.costPerTaskUSD, 4)}`,
       `${secs(v.wallP50Ms)}s`,
       `${secs(v.wallP95Ms)}s`,
-      `${num(v, "toolCalls")}`,
+      `${v.toolCalls ?? 0}`,
       `${v.toolErrors}`,
-      `${v.errors + num(v, "gradeErrors")}`,
+      `${v.errors + (v.gradeErrors ?? 0)}`,
     ].join(" | ")} |\n`;
   const comparisons = sc.comparisons ?? [];
   if (comparisons.length > 0) {
