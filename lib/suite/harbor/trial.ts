@@ -119,13 +119,11 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
     const solutionEnv = job.variant.harness === "oracle" ? c.solutionEnv : {};
     const env = { ...inv.env, ...(bridged ? { PROCTOR_MODEL_URL: ctx.agentModelUrl } : {}) };
     const timeoutMs = o.agentTimeoutMs ?? c.agentTimeoutMs;
-    const argv = [...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`])];
     const exec = execIn(
       name,
-      { workdir, user, env: [...secrets, ...Object.keys(solutionEnv)] },
+      { workdir, user, env: [...secrets, ...Object.keys(solutionEnv)], vars: env },
       bridged ? waitForForwarder(s.argv) : s.argv,
     );
-    exec.splice(exec.indexOf(name), 0, ...argv);
     const r = await call(exec, {
       env: { ...(process.env as Record<string, string>), ...solutionEnv },
       input: inv.stdin ?? "",

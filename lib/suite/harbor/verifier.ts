@@ -49,10 +49,13 @@ export function parseRewardJson(text: string): Reward {
   return { ok: true, reward, rewards: rewards as Record<string, number> };
 }
 
-/** docker exec argv with a workdir and a user; env values come from the client's environment by name. */
+/**
+ * docker exec argv with a workdir and a user; `env` values come from the client's environment by
+ * name, `vars` (non-secret: they show in inspect) are given as NAME=value after them.
+ */
 export function execIn(
   container: string,
-  o: { workdir: string; user: string; env: string[] },
+  o: { workdir: string; user: string; env: string[]; vars?: Record<string, string> },
   argv: string[],
 ) {
   return [
@@ -63,6 +66,7 @@ export function execIn(
     "-u",
     o.user,
     ...o.env.flatMap((k) => ["-e", k]),
+    ...Object.entries(o.vars ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
     container,
     ...argv,
   ];
