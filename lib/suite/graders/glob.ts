@@ -87,6 +87,18 @@ export function globProblem(pattern: string): string | null {
   }
 }
 
+/** Each glob compiled once per process (a task's few globs meet every changed path of every trial). */
+const COMPILED = new Map<string, RegExp>();
+
+function compiledGlob(pattern: string): RegExp {
+  let re = COMPILED.get(pattern);
+  if (re === undefined) {
+    re = compileGlob(pattern);
+    COMPILED.set(pattern, re);
+  }
+  return re;
+}
+
 /**
  * True when some glob matches the slash-separated `path`: the whole path, or (for a glob with no
  * `/`) its last element, so `*_test.go` covers `pkg/a_test.go` as in the original.
@@ -94,7 +106,7 @@ export function globProblem(pattern: string): string | null {
 export function anyGlobMatches(globs: readonly string[], path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
   return globs.some((g) => {
-    const re = compileGlob(g);
+    const re = compiledGlob(g);
     return re.test(path) || (!g.includes("/") && re.test(base));
   });
 }
