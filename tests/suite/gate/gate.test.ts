@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { applyGate, gateOf, thresholdsOf } from "../../../lib/suite/gate.ts";
 import { buildScorecard, type Trial } from "../../../lib/suite/scorecard/index.ts";
+import { trialOf } from "../_support.ts";
 
 /** One trial per outcome for variant/task, as the original's `arm`. */
 function arm(
@@ -12,19 +13,17 @@ function arm(
   outcomes: boolean[],
   over: Partial<Trial> = {},
 ): Trial[] {
-  return outcomes.map((pass, repeat) => ({
-    task,
-    variant,
-    repeat,
-    pass,
-    costUSD: cost,
-    turns: 0,
-    wallMs: 1000,
-    tokens: 1000,
-    toolErrors: 0,
-    toolCalls: 10,
-    ...over,
-  }));
+  return outcomes.map((pass, repeat) =>
+    trialOf(variant, task, {
+      repeat,
+      pass,
+      costUSD: cost,
+      wallMs: 1000,
+      tokens: 1000,
+      toolCalls: 10,
+      ...over,
+    }),
+  );
 }
 const PASS = [true, true, true];
 const FAIL = [false, false, false];

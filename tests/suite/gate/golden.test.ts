@@ -18,6 +18,7 @@ import {
   type Trial,
 } from "../../../lib/suite/scorecard/index.ts";
 import { loadSuite } from "../../../lib/suite/suite.ts";
+import { trialOf } from "../_support.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "suite");
 /** halos internal/eval/testdata/suites/matrix.yaml, loaded by the suite loader and expanded by --matrix. */
@@ -59,18 +60,16 @@ function matrixTrials(variants: readonly string[]): Trial[] {
     for (const [ti, task] of ["fix", "flag", "rename"].entries())
       for (const [repeat, pass] of outcome[v]![task]!.entries()) {
         const wall = (30_000 + 5_000 * ti + 1_000 * repeat) * (v.startsWith("gemini") ? 2 : 1);
-        out.push({
-          task,
-          variant: v,
-          repeat,
-          pass,
-          costUSD: cost[v]!,
-          turns: 0,
-          wallMs: wall,
-          tokens: 20_000 + 1_000 * ti,
-          toolErrors: 0,
-          toolCalls: 12 + ti,
-        });
+        out.push(
+          trialOf(v, task, {
+            repeat,
+            pass,
+            costUSD: cost[v]!,
+            wallMs: wall,
+            tokens: 20_000 + 1_000 * ti,
+            toolCalls: 12 + ti,
+          }),
+        );
       }
   return out;
 }
