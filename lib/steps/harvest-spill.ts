@@ -108,3 +108,45 @@ export class Column {
     this.#data[i] = v;
   }
 }
+
+/**
+ * A map from 53-bit hashes to row indices in two typed arrays (open addressing, linear probing): 24
+ * bytes a row where a Map<number, number> took about 130, the largest part of pass 1's growth.
+ */
+export class HashIndex {
+  #keys = new Float64Array(1024);
+  #vals = new Uint32Array(1024); // row index + 1; 0 marks a free slot
+  #size = 0;
+
+  get(key: number): number | undefined {
+    const mask = this.#keys.length - 1;
+    for (let i = (key >>> 0) & mask; ; i = (i + 1) & mask) {
+      const v = this.#vals[i] as number;
+      if (v === 0) return undefined;
+      if (this.#keys[i] === key) return v - 1;
+    }
+  }
+
+  /** Sets `key` (not yet present) to `value`. */
+  add(key: number, value: number): void {
+    if ((this.#size + 1) * 2 > this.#keys.length) this.#grow();
+    this.#put(key, value + 1);
+    this.#size++;
+  }
+
+  #put(key: number, stored: number): void {
+    const mask = this.#keys.length - 1;
+    let i = (key >>> 0) & mask;
+    while (this.#vals[i] !== 0) i = (i + 1) & mask;
+    this.#keys[i] = key;
+    this.#vals[i] = stored;
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const vals = this.#vals;
+    this.#keys = new Float64Array(keys.length * 2);
+    this.#vals = new Uint32Array(vals.length * 2);
+    for (let i = 0; i < keys.length; i++) if (vals[i] !== 0) this.#put(keys[i] as number, vals[i] as number);
+  }
+}
