@@ -84,10 +84,21 @@ export function itemAt(where: Where): Where {
 const SECRET_NAME =
   /(?:pass(?:word|wd|phrase)s?|secrets?|token|credentials?|authorization|cookies?|(?:api|access|secret|private|signing|encryption|master|account|auth|client)key)$/;
 
+// Field names repeat across a store (role, type, text...): each is judged once per process, up to a
+// bound so a store of ever-new names cannot grow it without end.
+const SECRET_NAME_MEMO_MAX = 4096;
+const secretNameMemo = new Map<string, boolean>();
+
 /** True for a field name whose value is a credential whatever it looks like (`{"db_password": 1234}`). */
 export function isSecretName(key: string): boolean {
-  const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
-  return k === "auth" || SECRET_NAME.test(k);
+  let secret = secretNameMemo.get(key);
+  if (secret === undefined) {
+    const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
+    secret = k === "auth" || SECRET_NAME.test(k);
+    if (secretNameMemo.size >= SECRET_NAME_MEMO_MAX) secretNameMemo.clear();
+    secretNameMemo.set(key, secret);
+  }
+  return secret;
 }
 
 /** A JSON object or array held in a string (tool-call arguments, tool results), or undefined. */
