@@ -8,7 +8,7 @@
 // second (the machine is shared; the CPU figure is the steadier one). Runs alone:
 // `npx bun tests/bench/harvest.ts`. The stores are made in a temp dir and removed.
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { harvestRun } from "../../lib/steps/harvest.ts";
 import { resultChunks } from "../../lib/steps/harvest-result.ts";
@@ -67,9 +67,14 @@ async function child(mode: string, store: string, key: string, out: string): Pro
   process.stdout.write(JSON.stringify({ ms, cpuMs, maxRssMB: process.resourceUsage().maxRSS / 1024, cases }));
 }
 
-/** The child's own peak memory comes from wait4 (tests/bench/_child.ts), never its own rusage. */
+/**
+ * The child's own peak memory comes from wait4 (tests/bench/_child.ts), never its own rusage. Each
+ * writing run gets a fresh --out that stays until the bench ends: on ext4 without a journal (these
+ * machines' disks) the inode allocator skips inodes freed in the last minute or more, one by one, so
+ * writing 9,837 files just after deleting the previous round's 9,837 cost ~500 us of kernel CPU a
+ * file instead of ~60 (perf: recently_deleted in find_inode_bit). A user writes a new suite once.
+ */
 function inChild(mode: string, store: string, key: string, out: string): ChildResult {
-  if (out) rmSync(out, { recursive: true, force: true });
   const r = runChild([process.execPath, import.meta.filename, `--${mode}`, store, key, out]);
   if (r.status !== 0) throw new Error(`harvest bench child failed: ${r.stderr}`);
   return { ...(JSON.parse(r.stdout) as ChildResult), maxRssMB: r.maxRssMB };
@@ -91,7 +96,8 @@ export async function bench(): Promise<BenchRow[]> {
   const big = join(dir.path, "big.jsonl");
   const smallBytes = makeStore(small, 10 * MB, keyText, 1);
   const bigBytes = makeStore(big, 400 * MB, keyText, 2);
-  const out = join(dir.path, "suite");
+  let outs = 0;
+  const out = () => join(dir.path, `suite-${outs++}`);
   const plan: Array<[string, string, string]> = [
     ["read big", "read", big],
     ["dry small", "dry", small],
@@ -102,7 +108,7 @@ export async function bench(): Promise<BenchRow[]> {
   const runs = new Map<string, ChildResult[]>(plan.map(([name]) => [name, []]));
   const rounds = Number(process.env.BENCH_HARVEST_ROUNDS ?? 3);
   for (let round = 0; round < rounds; round++)
-    for (const [name, mode, store] of plan) runs.get(name)?.push(inChild(mode, store, key, out));
+    for (const [name, mode, store] of plan) runs.get(name)?.push(inChild(mode, store, key, out()));
   const med = (name: string, f: (r: ChildResult) => number) => median((runs.get(name) ?? []).map(f));
   const mbps = (ms: number) => Math.round((bigBytes / MB / (ms / 1000)) * 10) / 10;
   const r2 = (x: number) => Math.round(x * 100) / 100;
