@@ -60,12 +60,17 @@ export function requestFacts(name: StepProtocol, req: Record<string, unknown>): 
   const span = protocol(name).lastTurn(items);
   const h: Sha256 = sha256();
   let before: string | undefined;
+  // The items' texts go to the hash in two pieces (before the last turn, and the rest), not two
+  // updates an item: a store's requests hold a million items, and each update has a fixed cost.
+  let text = "";
   items.forEach((item, i) => {
-    if (span && i === span.at) before = h.copy().digest("hex");
-    h.update(itemText(item));
-    h.update("\n");
+    if (span && i === span.at) {
+      before = h.update(text).copy().digest("hex");
+      text = "";
+    }
+    text += `${itemText(item)}\n`;
   });
-  const convHash = h.digest("hex");
+  const convHash = h.update(text).digest("hex");
   // The body's other fields (tools, system, model...) with the conversation already hashed above.
   const rest = JSON.stringify({ ...req, [protocol(name).conversationKey]: convHash });
   return {

@@ -2,6 +2,7 @@
 // conversation exactly (Claude Code's moving cache_control markers aside); anything else is not
 // recovered, and the harvest falls back to the control replay.
 import { expect, test } from "bun:test";
+import { sha256Hex } from "../../lib/core/hash.ts";
 import { depthBucket, recoveredAction, requestFacts } from "../../lib/steps/session.ts";
 
 const tools = [{ name: "Read", input_schema: { type: "object", required: ["path"] } }];
@@ -77,4 +78,20 @@ test("depth buckets", () => {
     "20+",
     "20+",
   ]);
+});
+
+// The hashes a harvest chains steps with: the SHA-256 of the items' texts each followed by a newline
+// (cache markers cut), the whole conversation and the part before its last assistant turn.
+test("conversation hashes are the SHA-256 of the item texts, each ending in a newline", () => {
+  const texts = [
+    '{"role":"user","content":[{"type":"text","text":"fix it"}]}',
+    JSON.stringify(turn),
+    JSON.stringify(result),
+  ];
+  const f = requestFacts("anthropic", req([user, turn, result]));
+  expect({ convHash: f.convHash, before: f.lastTurn?.before, at: f.lastTurn?.at }).toEqual({
+    convHash: sha256Hex(texts.map((t) => `${t}\n`).join("")),
+    before: sha256Hex(`${texts[0]}\n`),
+    at: 1,
+  });
 });
