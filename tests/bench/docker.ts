@@ -2,7 +2,9 @@
 // `docker run --rm --network none IMAGE true` in a row (one trial = three phase containers). Trial: a trivial trial
 // through the runner (prepare, setup `true`, agent `true` with the model bridge to a local server,
 // check `true`, dispose), i.e. everything the runner adds: the hardened containers, /work in and out,
-// the bridge, removal. Every phase runs attached there (lib/isolation/docker/_attach.ts); the second
+// the bridge, removal. Every phase runs attached there (lib/isolation/docker/_attach.ts): one
+// `docker run -i` each with /work on its stdin, `docker cp` out after setup and agent (5 docker calls on
+// the critical path against the floor's 3; each `docker rm` runs off it); the second
 // trial gives the agent a secret, which only an exec takes by name, so its agent phase keeps the
 // original's run -d and exec (the exec unpacking /work from its stdin) and cp out. Rounds interleave floor and trials, each round rotating who goes first
 // (a shared machine's load drifts); medians of wall and of CPU. CPU is this process, its docker
@@ -185,7 +187,11 @@ export async function bench(): Promise<BenchRow[]> {
     ];
     return [
       ...row("floor: 3x docker run --rm --network none IMAGE true", f!),
-      ...row("trial via the runner (3 phases attached, bridge)", tr!, "<= 1.3x"),
+      ...row(
+        "trial via the runner (3 phases attached: docker run -i each, 2 cp out; bridge)",
+        tr!,
+        "<= 1.3x",
+      ),
       ...row("trial, agent with a secret (its phase detached: run, exec unpacks /work, cp out)", ts!),
       {
         bench: "docker",

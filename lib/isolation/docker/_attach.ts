@@ -1,7 +1,8 @@
 // What decides and starts an attached phase (lib/isolation/docker/index.ts): the phase runs as its
-// container's own process, fed /work as a tar on stdin (create + start -a -i), instead of run -d +
-// docker cp + exec: the copy-in's archive helper and the exec were each an engine round trip. This
-// file says when a phase may take that path and builds the container's command.
+// container's own process, fed /work as a tar on stdin (one attached `docker run -i`), instead of run -d
+// + docker cp + exec: the copy-in's archive helper and the exec were each an engine round trip. This
+// file says when a phase may take that path, builds the container's command, and tells the command's
+// stderr from what came before it (the engine's refusal, the client's warnings, a failed unpack).
 import type { PhaseSpec } from "../contract.ts";
 import { forwarderCommand, waitForForwarder } from "./bridge.ts";
 import { BRIDGE_MOUNT } from "./engine.ts";
@@ -9,6 +10,8 @@ import { BRIDGE_MOUNT } from "./engine.ts";
 /** The last stderr line of a phase wrapper that could not unpack /work as the phase user. */
 export const UNPACK_MARK = "proctor: cannot unpack /work as the phase user";
 export const UNPACK_FAILED = Symbol("unpack failed");
+/** The stderr line an attached container writes once /work is unpacked, just before the command starts. */
+export const START_MARK = "proctor: the phase command starts";
 /** An attached phase's time limit covers its container's start and /work's unpack too: this much more. */
 export const START_ALLOWANCE_MS = 3_000;
 
@@ -44,16 +47,16 @@ function unpack(tarBytes: number): string {
 }
 
 /**
- * The container's own process for an attached phase: unpack /work and the files from stdin, start
- * the forwarder when bridged, then the command as sh's child (not PID 1, as under exec) with the rest
- * of stdin.
+ * The container's own process for an attached phase: unpack /work and the files from stdin, mark the
+ * start on stderr, start the forwarder when bridged, then the command as sh's child (not PID 1, as
+ * under exec) with the rest of stdin.
  */
 export function phaseCommand(tarBytes: number, argv: string[], bridged: boolean): string[] {
   const forward = bridged ? `${forwarderCommand(BRIDGE_MOUNT).map(quote).join(" ")} & ` : "";
   return [
     "sh",
     "-c",
-    `${unpack(tarBytes)}; ${forward}"$@"`,
+    `${unpack(tarBytes)}; printf '%s\\n' ${quote(START_MARK)} >&2; ${forward}"$@"`,
     "proctor-phase",
     ...(bridged ? waitForForwarder(argv) : argv),
   ];
@@ -62,4 +65,15 @@ export function phaseCommand(tarBytes: number, argv: string[], bridged: boolean)
 /** A detached phase's first exec: unpack /work and the files from stdin, then become the command. */
 export function unpackThen(tarBytes: number, argv: string[]): string[] {
   return ["sh", "-c", `${unpack(tarBytes)}; exec "$@"`, "proctor-phase", ...argv];
+}
+
+/**
+ * An attached run's stderr split at the first START_MARK: whether the command started, and its own
+ * stderr (everything after the mark; without one, all of it: the client's or the unpack's words). What
+ * the command prints comes after the mark, so it can never pass for the engine's refusal.
+ */
+export function commandStderr(stderr: string): { started: boolean; stderr: string } {
+  const line = `${START_MARK}\n`;
+  const at = `\n${stderr}`.indexOf(`\n${line}`);
+  return at < 0 ? { started: false, stderr } : { started: true, stderr: stderr.slice(at + line.length) };
 }

@@ -62,5 +62,12 @@ export async function copyOut(box: Box, name: string): Promise<string | undefine
 export function startError(stderr: string, image: string): string {
   return /No such image/i.test(stderr)
     ? `image "${image}" is missing: build it with "npx bun evals/images/build.ts"`
-    : `start: ${tail(stderr)}`;
+    : `start: ${tail(clientError(stderr))}`;
+}
+
+/** `docker run`'s own error line(s), without its "docker: " prefix and the "Run 'docker run --help'" trailer. */
+function clientError(stderr: string): string {
+  return stderr
+    .replace(/^docker: /m, "")
+    .replace(/\s*Run 'docker run --help' for more information\.?\s*$/, "");
 }

@@ -10,11 +10,13 @@ import { setTimeout as delay } from "node:timers/promises";
 import { ToolError } from "../../core/errors.ts";
 import type { ProcResult } from "../../core/proc.ts";
 import { exitOnSignal } from "../../core/signals.ts";
-import { checkRunId, type DockerCall, dockerCli, RUN_LABEL } from "./engine.ts";
+import { ATTACHED_RUN, checkRunId, type DockerCall, dockerCli, RUN_LABEL } from "./engine.ts";
 
 const PREFIX = "proctor-docker.";
-/** A `docker run` in flight is waited for this long before the first sweep (it normally takes ~1 s). */
+/** A `docker run -d` in flight is waited for this long before the first sweep (it normally takes ~1 s). */
 const START_GRACE_MS = 60_000;
+/** The verb an attached phase's `docker run -i` is tracked by: it lasts the whole phase, so never waited for. */
+const ATTACHED = "run -i";
 /** Once the containers are gone, execs and copies return at once; this bounds a stuck client. */
 const SETTLE_MS = 30_000;
 /** The sweep ends after two empty listings in a row, this far apart, or after this many rounds. */
@@ -65,7 +67,8 @@ function sweeps(args: string[]): boolean {
 export function runCall(runId: string, call: DockerCall): DockerCall {
   return (args, o) => {
     if (stateOf(runId).closing && !sweeps(args)) return Promise.resolve(refused(runId, args));
-    return track(runId, call(args, o), args[0]);
+    const attached = args[0] === ATTACHED_RUN[0] && args[1] === ATTACHED_RUN[1];
+    return track(runId, call(args, o), attached ? ATTACHED : args[0]);
   };
 }
 
@@ -194,10 +197,26 @@ async function settle(s: RunState, ms: number, which: (verb: string) => boolean 
 }
 
 /**
- * Stops `runId` and removes everything it owns: no new docker call or workspace starts, the `docker
- * run`s in flight finish (so their containers exist to be found), a sweep removes the containers (the
- * execs and copies into them then return), everything else in flight settles, and the sweep repeats
- * until nothing is left; returns all it removed. Safe to call more than once.
+ * Sweeps again while attached runs are in flight: each ends once its container goes, and one whose
+ * container the engine was still creating at the last listing shows up in a later one. Bounded.
+ */
+async function chaseAttached(s: RunState, runId: string, o: { call?: DockerCall; scratchRoot?: string }) {
+  const all: Sweep = { containers: [], networks: [], dirs: [] };
+  const open = () => [...s.inflight.values()].includes(ATTACHED);
+  const deadline = Date.now() + START_GRACE_MS;
+  while (open() && Date.now() < deadline) {
+    await settle(s, SWEEP_PAUSE_MS, (v) => v === ATTACHED);
+    if (open()) merge(all, await removeRunResources(runId, o));
+  }
+  return all;
+}
+
+/**
+ * Stops `runId` and removes everything it owns: no new docker call or workspace starts, the detached
+ * `docker run`s in flight finish (so their containers exist to be found), a sweep removes the
+ * containers (the execs, attached runs and copies into them then return; an attached run still being
+ * created is chased), everything else in flight settles, and the sweep repeats until nothing is left;
+ * returns all it removed. Safe to call more than once.
  */
 export async function stopRun(
   runId: string,
@@ -206,8 +225,8 @@ export async function stopRun(
   checkRunId(runId);
   const s = stateOf(runId);
   s.closing = true;
-  await settle(s, START_GRACE_MS, (v) => v === "run" || v === "create");
-  const first = await removeRunResources(runId, o);
+  await settle(s, START_GRACE_MS, (v) => v === "run");
+  const first = merge(await removeRunResources(runId, o), await chaseAttached(s, runId, o));
   await settle(s, SETTLE_MS);
   return merge(first, await sweepRun(runId, o));
 }

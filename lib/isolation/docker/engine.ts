@@ -15,6 +15,9 @@ export const BRIDGE_PORT = 41800;
 /** The message and exit code (halo: 1 = error) for a missing or stopped engine. */
 export const ENGINE_HINT = "install docker.io (apt-get install -y docker.io) and start dockerd";
 
+/** How an attached phase's `docker run` begins (cleanup.ts tells it from a detached one by this). */
+export const ATTACHED_RUN = ["run", "-i"] as const;
+
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -26,19 +29,27 @@ export function checkRunId(runId: string): void {
 
 /**
  * The hardened `docker run` argv (after "docker") for one phase container, detached (`-d --rm`, for
- * execs). With `attach` it is `docker create -i` instead: the phase is the container's own process,
- * started by `docker start -a -i` with /work on stdin, kept after it exits so /work can be copied out
- * (a create, not a long attached run: a signal's sweep waits for creates, never for a whole phase).
+ * execs). With `attach` it is `docker run -i`: the phase is the container's own process with /work on
+ * stdin, kept after it exits so /work can be copied out, or with `discard` (nothing to copy out) gone
+ * when the client returns (`--rm`), so no later `docker rm` waits at the end of the trial. A signal's
+ * sweep does not wait for such a run (cleanup.ts, ATTACHED): removing its container ends it.
  * `env` is non-secret only (it shows in inspect).
  */
 export function runArgs(
   spec: PhaseSpec,
   name: string,
-  o: { user: string; bridgeDir?: string; command: string[]; attach?: boolean; env?: Record<string, string> },
+  o: {
+    user: string;
+    bridgeDir?: string;
+    command: string[];
+    attach?: boolean;
+    discard?: boolean;
+    env?: Record<string, string>;
+  },
 ): string[] {
   const lim = spec.limits ?? {};
   return [
-    ...(o.attach ? ["create", "-i"] : ["run", "-d", "--rm"]),
+    ...(o.attach ? [...ATTACHED_RUN, ...(o.discard ? ["--rm"] : [])] : ["run", "-d", "--rm"]),
     // No registry is reachable: a missing image must fail now, not after a pull times out.
     "--pull=never",
     "--name",

@@ -1,6 +1,6 @@
 // The Docker runner: each phase of a trial in a fresh, hardened container from the variant's image,
 // with only /work carried between phases as a tar snapshot on the host. A one-command phase without
-// secrets runs attached (_attach.ts: create, start with /work on stdin, cp out, rm); the others keep
+// secrets runs attached (_attach.ts: one `docker run -i` with /work on stdin, cp out, rm); the others keep
 // the original's verbs (originals 6.4: run, exec..., cp out, rm) with /work riding the first exec's
 // stdin, or a `docker cp` in where the user's own tar cannot unpack it. Secrets reach only the agent
 // exec, by name, from the docker client's own environment; the agent reaches only its model endpoint, through lib/isolation/docker/bridge.ts. It does not
@@ -14,6 +14,7 @@ import { run } from "../../core/proc.ts";
 import type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../contract.ts";
 import {
   attachable,
+  commandStderr,
   phaseCommand,
   START_ALLOWANCE_MS,
   UNPACK_FAILED,
@@ -145,51 +146,44 @@ async function runPhase(
 }
 
 /**
- * A phase as its container's own process: `create`, then `start -a -i` (no cp in, no exec) whose stdin
- * carries /work in; the container's exit is the command's, /work is copied out of the exited container. Returns
- * UNPACK_FAILED when the image's /work is not the user's to write (the caller runs it detached).
+ * A phase as its container's own process: one attached `docker run -i` (no cp in, no exec) whose stdin
+ * carries /work in; the container's exit is the command's, /work is copied out of the exited container
+ * (a check's changes are never carried: its container goes with `--rm`). Returns UNPACK_FAILED when the
+ * image's /work is not the user's to write (the caller runs it detached).
  */
 async function attached(box: Box): Promise<PhaseResult | typeof UNPACK_FAILED> {
   const { call, user, ws, spec, bridge } = box;
   const { name, remove } = container(box);
   const input = phaseInput(snapshot(ws), ws.dir, spec.files ?? [], ownerOf(user), spec.stdin);
+  const discard = spec.phase === "check";
+  let gone = false;
   try {
     const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
     const command = phaseCommand(input.tarBytes, spec.commands?.[0] ?? spec.argv, bridge !== undefined);
-    const made = await call(
-      runArgs(spec, name, { user, bridgeDir: bridge?.dir, command, attach: true, env }),
-      {
-        timeoutMs: INFRA_TIMEOUT_MS,
-      },
-    );
-    if (made.exitCode !== 0)
-      return result({
-        durationMs: performance.now() - box.started,
-        infraError: startError(made.stderr, spec.image),
-      });
-    const r = await call(["start", "-a", "-i", name], {
-      stdinFile: input.path,
-      timeoutMs: spec.timeoutMs + START_ALLOWANCE_MS,
-    });
+    const args = runArgs(spec, name, { user, bridgeDir: bridge?.dir, command, attach: true, discard, env });
+    const r = await call(args, { stdinFile: input.path, timeoutMs: spec.timeoutMs + START_ALLOWANCE_MS });
+    const { started, stderr } = commandStderr(r.stderr);
+    // With --rm the client returns once the engine removed the container its command ran in.
+    gone = discard && started && !r.timedOut;
     if (r.timedOut) {
       // What ran past its time may still be writing: the container goes, /work stays as it was.
       await remove();
-      return result({ stdout: r.stdout, stderr: r.stderr, timedOut: true, durationMs: r.durationMs });
+      return result({ stdout: r.stdout, stderr, timedOut: true, durationMs: r.durationMs });
     }
-    if (r.exitCode === 125 && r.stderr.trimEnd().endsWith(UNPACK_MARK)) return UNPACK_FAILED;
-    // The engine's own refusal (the runtime could not start the container): never the command's exit.
-    if (r.exitCode !== 0 && /^Error response from daemon: /m.test(r.stderr))
-      return result({ durationMs: performance.now() - box.started, infraError: `start: ${tail(r.stderr)}` });
-    const last = result({
-      exitCode: r.exitCode,
-      stdout: r.stdout,
-      stderr: r.stderr,
-      durationMs: r.durationMs,
-    });
-    const failed = spec.phase === "check" ? undefined : await copyOut(box, name);
+    if (!started) {
+      if (r.exitCode === 125 && stderr.trimEnd().endsWith(UNPACK_MARK)) return UNPACK_FAILED;
+      // The engine's refusal (no image, a create or start refused), never the command's exit: the
+      // command never started, and what it prints comes after the mark, so it cannot fake this.
+      return result({
+        durationMs: performance.now() - box.started,
+        infraError: startError(stderr, spec.image),
+      });
+    }
+    const last = result({ exitCode: r.exitCode, stdout: r.stdout, stderr, durationMs: r.durationMs });
+    const failed = discard ? undefined : await copyOut(box, name);
     return failed ? { ...last, infraError: failed } : last;
   } finally {
-    pending(ws).add(remove().catch(() => undefined));
+    if (!gone) pending(ws).add(remove().catch(() => undefined));
     if (input.copy) rmSync(input.path, { force: true });
   }
 }

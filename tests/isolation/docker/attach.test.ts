@@ -4,7 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import {
   attachable,
+  commandStderr,
   phaseCommand,
+  START_MARK,
   UNPACK_MARK,
   unpackable,
   unpackThen,
@@ -69,11 +71,11 @@ describe("unpackable (a detached phase's first exec unpacks /work)", () => {
 });
 
 describe("phaseCommand", () => {
-  test("unpacks exactly the tar's bytes, then runs the command as sh's child with the rest of stdin", () => {
+  test("unpacks exactly the tar's bytes, marks the start, then runs the command as sh's child with the rest of stdin", () => {
     const [sh, c, script, arg0, ...argv] = phaseCommand(10240, ["echo", "it's"], false);
     expect([sh, c, arg0, argv]).toEqual(["sh", "-c", "proctor-phase", ["echo", "it's"]]);
     expect(script).toBe(
-      `e=$(head -c 10240 | tar -xpf - -C / 2>&1 >/dev/null) || { printf '%s\\n' "$e" '${UNPACK_MARK}' >&2; exit 125; }; "$@"`,
+      `e=$(head -c 10240 | tar -xpf - -C / 2>&1 >/dev/null) || { printf '%s\\n' "$e" '${UNPACK_MARK}' >&2; exit 125; }; printf '%s\\n' '${START_MARK}' >&2; "$@"`,
     );
   });
 
@@ -85,6 +87,44 @@ describe("phaseCommand", () => {
       ),
     ).toEqual(true);
     expect([cmd[4], cmd[5], cmd.at(-1)]).toEqual(["bash", "-c", "agent"]);
+  });
+});
+
+describe("commandStderr: the command's stderr is what follows the first start mark", () => {
+  const mark = `${START_MARK}\n`;
+  const refusal =
+    "docker: Error response from daemon: No such image: x\n\nRun 'docker run --help' for more information\n";
+  test.each<{ name: string; stderr: string; want: { started: boolean; stderr: string } }>([
+    { name: "the mark alone", stderr: mark, want: { started: true, stderr: "" } },
+    {
+      name: "the command's words after it",
+      stderr: `${mark}oops\n`,
+      want: { started: true, stderr: "oops\n" },
+    },
+    {
+      name: "the client's warnings before it are not the command's",
+      stderr: `WARNING: Your kernel does not support swap limit capabilities\n${mark}oops\n`,
+      want: { started: true, stderr: "oops\n" },
+    },
+    {
+      name: "a command that prints the engine's refusal and the mark itself: still its own words",
+      stderr: `${mark}${refusal}${mark}`,
+      want: { started: true, stderr: `${refusal}${mark}` },
+    },
+    { name: "no mark: the engine refused", stderr: refusal, want: { started: false, stderr: refusal } },
+    {
+      name: "no mark: the unpack failed",
+      stderr: `tar: work: Cannot mkdir\n${UNPACK_MARK}\n`,
+      want: { started: false, stderr: `tar: work: Cannot mkdir\n${UNPACK_MARK}\n` },
+    },
+    {
+      name: "the mark inside a line is not the mark",
+      stderr: `x${mark}`,
+      want: { started: false, stderr: `x${mark}` },
+    },
+    { name: "nothing at all", stderr: "", want: { started: false, stderr: "" } },
+  ])("$name", ({ stderr, want }) => {
+    expect(commandStderr(stderr)).toEqual(want);
   });
 });
 

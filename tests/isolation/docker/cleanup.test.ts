@@ -1,7 +1,7 @@
 // Killing a run midway (SIGINT or SIGTERM) leaves none of its containers, networks or scratch dirs,
 // exits 130/143, and never touches another run's, even one whose id starts with the same characters;
-// and so does a whole suite run interrupted at nineteen points spread over its life (before the first
-// docker call, mid-create, mid-copy, mid-start, mid-removal), whatever was in flight.
+// and so does a whole suite run interrupted at fifteen points spread over its life (before the first
+// docker call, as each phase's attached run starts, mid-copy, mid-removal), whatever was in flight.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -106,7 +106,7 @@ variants:
 `;
 
 /** Where a signal lands: at "ready" (before any docker call), or as the n-th call of a verb starts. */
-type Point = { verb: "ready" } | { verb: "create" | "start" | "cp" | "rm"; n: number };
+type Point = { verb: "ready" } | { verb: "run" | "cp" | "rm"; n: number };
 
 /**
  * One run of tests/isolation/docker/_interrupt.ts, signalled at `at` (never, when absent); `group` signals its
@@ -157,17 +157,17 @@ let suitePath = "";
 const trialsPath = (runId: string) => join(scratch.path, `${runId}.trials.jsonl`);
 
 /**
- * Nineteen points over the run's life: before any call, as each of the six containers is created, and
- * mid-copy, mid-start (each phase is one command without secrets: attached, /work going in on the
- * start's stdin) and mid-removal early, midway and late; SIGTERM and SIGINT in turn, every fourth
- * signal to the whole process group (the docker clients run in their own groups, so only the run gets it).
+ * Fifteen points over the run's life: before any call, as each of the six phases' attached `docker run
+ * -i` starts (each phase is one command without secrets: its container created and started by that one
+ * call, /work going in on its stdin), and mid-copy and mid-removal early, midway and late; SIGTERM and
+ * SIGINT in turn, every fourth signal to the whole process group (the docker clients run in their own
+ * groups, so only the run gets it).
  */
 const POINTS: Point[] = [
   { verb: "ready" },
-  ...[1, 2, 3, 4, 5, 6].map((n) => ({ verb: "create" as const, n })),
+  ...[1, 2, 3, 4, 5, 6].map((n) => ({ verb: "run" as const, n })),
   ...[1, 2, 3, 4].map((n) => ({ verb: "cp" as const, n })),
-  ...[1, 2, 4, 6].map((n) => ({ verb: "start" as const, n })),
-  ...[1, 3, 5, 6].map((n) => ({ verb: "rm" as const, n })),
+  ...[1, 2, 3, 4].map((n) => ({ verb: "rm" as const, n })),
 ];
 
 describe("a suite run interrupted anywhere leaves nothing behind", () => {
@@ -187,7 +187,8 @@ describe("a suite run interrupted anywhere leaves nothing behind", () => {
     const r = await interruptedRun(`w${process.pid}`, undefined, "SIGTERM");
     expect({ exitCode: r.exitCode, calls: r.calls, left: r.left }).toEqual({
       exitCode: 0,
-      calls: { version: 1, create: 6, start: 6, cp: 4, rm: 6 },
+      // A check's container goes with --rm: no `docker rm` of its own.
+      calls: { version: 1, run: 6, cp: 4, rm: 4 },
       left: NOTHING,
     });
   });
@@ -211,10 +212,18 @@ describe("a suite run interrupted anywhere leaves nothing behind", () => {
   });
 });
 
-/** An engine whose `docker run` creates its container only when the test says so, as a busy one does. */
+/**
+ * An engine whose `docker run` creates its container only when the test says so, as a busy one does;
+ * an attached run (`run -i`) then lasts until its container is removed, and exits 137 as docker's does.
+ */
 function slowEngine() {
   const containers = new Set<string>();
   const pendingCreates: (() => void)[] = [];
+  const running = new Map<string, () => void>();
+  let listedOnce: () => void = () => {};
+  const listed = new Promise<void>((resolve) => {
+    listedOnce = resolve;
+  });
   const ok = (args: string[], stdout = ""): ProcResult => ({
     command: ["docker", ...args],
     exitCode: 0,
@@ -227,12 +236,23 @@ function slowEngine() {
   const call: DockerCall = async (args) => {
     if (args[0] === "run") {
       await new Promise<void>((resolve) => pendingCreates.push(resolve));
-      containers.add(args[args.indexOf("--name") + 1] ?? "");
-    } else if (args[0] === "ps") return ok(args, [...containers].map((c) => `${c}\n`).join(""));
-    else if (args[0] === "rm") for (const c of args.slice(2)) containers.delete(c);
+      const name = args[args.indexOf("--name") + 1] ?? "";
+      containers.add(name);
+      if (args[1] === "-i") {
+        await new Promise<void>((resolve) => running.set(name, resolve));
+        return { ...ok(args), exitCode: 137 };
+      }
+    } else if (args[0] === "ps") {
+      listedOnce();
+      return ok(args, [...containers].map((c) => `${c}\n`).join(""));
+    } else if (args[0] === "rm")
+      for (const c of args.slice(2)) {
+        containers.delete(c);
+        running.get(c)?.();
+      }
     return ok(args);
   };
-  return { call, containers, create: () => pendingCreates.shift()?.() };
+  return { call, containers, create: () => pendingCreates.shift()?.(), listed };
 }
 
 describe("stopRun: the mechanism, against an engine that is still creating", () => {
@@ -272,6 +292,34 @@ describe("stopRun: the mechanism, against an engine that is still creating", () 
       swept: { containers: ["c1"], networks: [], dirs: [dir] },
       left: [],
       dirs: [],
+    });
+  });
+
+  test("never waits for an attached run (it lasts the phase): removes its container, and chases one created late", async () => {
+    using root = tempDir("proctor-stop");
+    const runId = `a${process.pid}`;
+    const engine = slowEngine();
+    const call = runCall(runId, engine.call);
+    const running = call(["run", "-i", "--name", "a1", "img"]);
+    engine.create(); // a1 runs its phase
+    const late = call(["run", "-i", "--name", "a2", "img"]);
+    const t = performance.now();
+    const stopping = stopRun(runId, { call: engine.call, scratchRoot: root.path });
+    await engine.listed;
+    engine.create(); // the engine finishes a2 only after the first listing
+    const exits = (await Promise.all([running, late])).map((r) => r.exitCode);
+    const swept = await stopping;
+    expect({
+      exits,
+      swept,
+      left: [...engine.containers],
+      // Waiting for attached runs as for detached ones would take the 60 s start grace.
+      withinGrace: performance.now() - t < 30_000,
+    }).toEqual({
+      exits: [137, 137],
+      swept: { containers: ["a1", "a2"], networks: [], dirs: [] },
+      left: [],
+      withinGrace: true,
     });
   });
 });

@@ -79,7 +79,7 @@ describe("runArgs", () => {
       attach: true,
       env: { A: "1", B: "x y" },
     });
-    expect(args.slice(0, 3)).toEqual(["create", "-i", "--pull=never"]);
+    expect(args.slice(0, 3)).toEqual(["run", "-i", "--pull=never"]);
     expect(args.slice(-9)).toEqual([
       "none",
       "-e",
@@ -94,6 +94,17 @@ describe("runArgs", () => {
     expect(
       args.filter((a) => a === "-d" || a === "--rm" || a.includes("API_KEY") || a.includes("NOT_IN_RUN")),
     ).toEqual([]);
+  });
+
+  test("attached with nothing to copy out: removed by the engine once the client returns (--rm)", () => {
+    const args = runArgs(spec, "proctor-eval-abc", {
+      user: "1000:1000",
+      command: ["true"],
+      attach: true,
+      discard: true,
+    });
+    expect(args.slice(0, 4)).toEqual(["run", "-i", "--rm", "--pull=never"]);
+    expect(args.filter((a) => a === "-d")).toEqual([]);
   });
 
   test("attached: a bad env name is refused", () => {

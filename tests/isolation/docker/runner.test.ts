@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { UNPACK_MARK } from "../../../lib/isolation/docker/_attach.ts";
 import { containersOf } from "../../../lib/isolation/docker/cleanup.ts";
 import { dockerRunner, type PhaseResult, type PhaseSpec } from "../../../lib/isolation/docker/index.ts";
 import { tempDir } from "../../support/tmp.ts";
@@ -116,11 +117,9 @@ describe("phases", () => {
       ok("one\ntwo\nthree\n"),
     ]);
     // Two setup commands: detached, /work riding the first exec's stdin. An agent file under /etc (not
-    // the user's to write): the original's verbs, the files riding in /work's one `docker cp`. A check is one command, attached: `create`,
-    // `start` (with /work on stdin), `rm`.
-    expect(verbs.join(" ")).toBe(
-      "version run exec exec cp rm run cp exec cp rm create start rm create start rm",
-    );
+    // the user's to write): the original's verbs, the files riding in /work's one `docker cp`. A check is
+    // one command, attached: one `run` (with /work on stdin, --rm: nothing is copied out of a check).
+    expect(verbs.join(" ")).toBe("version run exec exec cp rm run cp exec cp rm run run");
     expect(await containersOf(id)).toEqual([]);
   });
 
@@ -142,13 +141,13 @@ describe("phases", () => {
     {
       name: "attached",
       commands: [sh("echo partial > p.txt; exec sleep 600")],
-      // create and start, then the forced rm straight away: no copy out of a timed-out phase.
-      verbs: "version create start rm create start rm",
+      // The attached run, then the forced rm straight away: no copy out of a timed-out phase.
+      verbs: "version run rm run",
     },
     {
       name: "detached (two commands, the second times out)",
       commands: [sh("echo first > f.txt"), sh("echo partial > p.txt; exec sleep 600")],
-      verbs: "version run exec exec rm create start rm",
+      verbs: "version run exec exec rm run",
     },
   ])(
     "a timeout force-removes the container and keeps /work as it was: $name",
@@ -221,9 +220,7 @@ describe("phases", () => {
       ok("dangling\nfrom-stdin\nrun.sh\nsrc\n"),
       ok("one\ndangling\nfrom-stdin\nlink\nrun.sh\nsrc\n"),
     ]);
-    expect(verbs.join(" ")).toBe(
-      "version create start cp rm create start cp rm create start rm create start rm",
-    );
+    expect(verbs.join(" ")).toBe("version run cp rm run cp rm run run");
     expect(await containersOf(id)).toEqual([]);
   });
 
@@ -231,7 +228,7 @@ describe("phases", () => {
     {
       name: "an attached phase",
       commands: [sh("id -u; stat -c %u /work; touch x")],
-      verbs: "create start rm run cp exec cp rm",
+      verbs: "run rm run cp exec cp rm",
     },
     {
       name: "a detached one (its first exec unpacks)",
@@ -254,7 +251,7 @@ describe("phases", () => {
         ok("x\n"),
       ]);
       // The check falls back alike.
-      expect(seen.join(" ")).toBe(`version ${verbs} create start rm run cp exec rm`);
+      expect(seen.join(" ")).toBe(`version ${verbs} run rm run cp exec rm`);
       expect(await containersOf(id)).toEqual([]);
     },
   );
@@ -270,6 +267,37 @@ describe("phases", () => {
       durationMs: 0,
       infraError: 'image "eval-nope:0.0.0" is missing: build it with "npx bun evals/images/build.ts"',
     });
+  });
+
+  test.concurrent("an attached command's failure is its own whatever it prints; the engine's refusal is not", async () => {
+    const refusal =
+      "docker: Error response from daemon: No such image: x\n\nRun 'docker run --help' for more information";
+    const failed = (exitCode: number, stderr: string): PhaseResult => ({ ...ok(""), exitCode, stderr });
+    const verbs: string[] = [];
+    const out = await phases(
+      [
+        // What `docker run` itself prints when the engine refuses, and its exit.
+        { phase: "check", argv: sh(`echo "${refusal}" >&2; exit 125`) },
+        // The unpack's own last line and exit: still no fallback, the command ran.
+        { phase: "check", argv: sh(`echo '${UNPACK_MARK}' >&2; exit 125`) },
+        { phase: "check", argv: sh("no-such-command-here") },
+        // The engine refuses the create: no command ran.
+        { phase: "check", argv: sh("echo never"), limits: { memory: "1m" } },
+      ],
+      verbs,
+    );
+    expect(out).toEqual([
+      failed(125, `${refusal}\n`),
+      failed(125, `${UNPACK_MARK}\n`),
+      failed(127, "bash: line 1: no-such-command-here: command not found\n"),
+      {
+        ...ok(""),
+        exitCode: null,
+        infraError: "start: Error response from daemon: Minimum memory limit allowed is 6MB",
+      },
+    ]);
+    // A check that ran went with --rm; the refused one is removed in case the engine left it created.
+    expect(verbs.join(" ")).toBe("version run run run run rm");
   });
 
   test.each([
@@ -320,7 +348,8 @@ describe("secrets", () => {
         argvs.push(a);
         // Before each container goes: everything docker will say about it.
         const name = a.find((x) => x.startsWith("proctor-eval-"));
-        // At `rm` every phase's container still exists (an attached one has exited, a detached one runs).
+        // At `rm` the phase's container still exists (an attached setup's has exited, the agent's runs; the
+        // check's removes itself with --rm, and it never had a secret: its argv is checked below).
         if (a[0] === "rm" && name)
           inspects.push(spawnSync("docker", ["inspect", name], { encoding: "utf8" }).stdout);
       },
@@ -343,7 +372,7 @@ describe("secrets", () => {
     delete process.env.PROCTOR_TEST_SECRET;
     const md5 = (s: string) => spawnSync("md5sum", { input: `${s}\n`, encoding: "utf8" }).stdout.slice(0, 8);
     expect(out).toEqual([md5("unset"), md5(secret), md5("unset")]);
-    expect(inspects.length).toBe(3);
+    expect(inspects.length).toBe(2);
     expect(inspects.filter((i) => i.includes(secret) || !i.includes("proctor.run"))).toEqual([]);
     expect(argvs.filter((a) => a.join(" ").includes(secret))).toEqual([]);
     expect(argvs.filter((a) => a.includes("PROCTOR_TEST_SECRET")).map((a) => a[0])).toEqual(["exec"]);
