@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import type { PhaseResult, PhaseSpec, Workspace } from "../contract.ts";
 import type { ModelBridge } from "./bridge.ts";
 import { type DockerCall, tail } from "./engine.ts";
@@ -35,12 +36,29 @@ export interface Box {
   started: number;
 }
 
-/** A fresh container name, and its removal (once, however often asked; the caller tracks it per workspace). */
-export function container(box: Box): { name: string; remove: () => Promise<void> } {
+/** How often, and how far apart, a removal asks again for a container the engine may still be creating. */
+export const LATE_REMOVAL_TRIES = 20;
+const LATE_REMOVAL_PAUSE_MS = 250;
+
+/**
+ * A fresh container name, and its removal (once, however often asked; the caller tracks it per
+ * workspace). `{ late: true }` is for a `docker run` whose client was killed at the phase's limit: the
+ * engine may not have made the container yet, and `rm -f` of a missing one says "No such container"
+ * and succeeds, so it asks again, a bounded number of times, until there was one to remove.
+ */
+export function container(box: Box): { name: string; remove: (o?: { late?: boolean }) => Promise<void> } {
   const name = `proctor-eval-${randomBytes(6).toString("hex")}`;
   let removing: Promise<void> | undefined;
-  const remove = () => {
-    removing ??= box.call(["rm", "-f", name], { timeoutMs: INFRA_TIMEOUT_MS }).then(() => undefined);
+  const rm = () => box.call(["rm", "-f", name], { timeoutMs: INFRA_TIMEOUT_MS });
+  const late = async () => {
+    for (let i = 1; i <= LATE_REMOVAL_TRIES; i++) {
+      const r = await rm();
+      if (!/No such container/i.test(r.stderr) || i === LATE_REMOVAL_TRIES) return;
+      await delay(LATE_REMOVAL_PAUSE_MS);
+    }
+  };
+  const remove = (o: { late?: boolean } = {}) => {
+    removing ??= o.late ? late() : rm().then(() => undefined);
     return removing;
   };
   return { name, remove };

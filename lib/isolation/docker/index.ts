@@ -166,8 +166,9 @@ async function attached(box: Box): Promise<PhaseResult | typeof UNPACK_FAILED> {
     // With --rm the client returns once the engine removed the container its command ran in.
     gone = discard && started && !r.timedOut;
     if (r.timedOut) {
-      // What ran past its time may still be writing: the container goes, /work stays as it was.
-      await remove();
+      // What ran past its time may still be writing: the container goes, /work stays as it was. Its
+      // client was killed, perhaps before the engine had made the container: removed once it exists.
+      await remove({ late: true });
       return result({ stdout: r.stdout, stderr, timedOut: true, durationMs: r.durationMs });
     }
     if (!started) {
