@@ -116,6 +116,7 @@ async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promi
   const subs = await subCommandsOf(leaf);
   // Only a leaf that declares nothing takes its words as they are (grade runlog, gh-shim replay).
   const scan = scanFlags(def === undefined && !subs ? undefined : argsDef, rest, label);
+  const takesWords = Object.values(argsDef as ArgsDef).some((a) => a.type === "positional");
   if (subs) {
     const word = scan.positionals[0];
     // citty would still find a subcommand after a flag (`eval-steps --x harvest ...`) and run it
@@ -124,7 +125,6 @@ async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promi
       throw new UsageError(`Cannot accept "${rest[0]}" before the subcommand "${word}": put it after`);
     // A word where a subcommand goes, when the command takes no words of its own, is a misspelt
     // subcommand (named before any flag: those were meant for the subcommand).
-    const takesWords = Object.values(argsDef as ArgsDef).some((a) => a.type === "positional");
     if (word !== undefined && !takesWords)
       throw new UsageError(unknownWord("command", word, Object.keys(subs), label));
   }
@@ -132,8 +132,7 @@ async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promi
   // A command with words of its own and subcommands (agent-eval suite SUITE.yaml | suite merge): its
   // first word was no subcommand (resolveSub would have taken it), so it runs as itself; citty would
   // refuse that word as an unknown command.
-  if (subs && leaf.run && Object.values(argsDef as ArgsDef).some((a) => a.type === "positional"))
-    leaf = { ...leaf, subCommands: undefined };
+  if (subs && leaf.run && takesWords) leaf = { ...leaf, subCommands: undefined };
   const repeats = scan.values;
   const run = leaf.run;
   if (repeats.size === 0 || !run) return leaf;
