@@ -5,6 +5,7 @@
 // other tools than expected), each with its session, depth and the tools it called. Figures are read
 // from the StepScorecard (lib/steps/scorecard.ts) as given, never recomputed.
 
+import { shardLabel } from "../core/shard.ts";
 import { int, pct } from "../report/format.ts";
 import { type Html, html, num, page, section } from "../report/html.ts";
 import { axisCell, intervalCell, type Scale } from "../report/svg.ts";
@@ -109,7 +110,7 @@ export function renderStepsReportHtml(scorecard: StepScorecard): string {
     sc.sessions,
     int(sc.sessions),
   )} sessions · ${num({ metric: "errors" }, sc.errors, int(sc.errors))} errors · bootstrap seed ${num({ metric: "seed" }, sc.seed, String(sc.seed))}${
-    sc.shard ? html` · shard <span data-metric="shard">${sc.shard.index}/${sc.shard.count}</span>` : ""
+    sc.shard ? html` · shard <span data-metric="shard">${shardLabel(sc.shard)}</span>` : ""
   }`;
   const body = [
     section(

@@ -4,6 +4,7 @@
 // (lib/stats: a cluster bootstrap of per-session sums), so many steps of one long session do not narrow an interval. The zod
 // format is what `--output json`, `--scorecard FILE`, eval_scorecard and the HTML report read.
 import { z } from "zod";
+import { shardLabel } from "../core/shard.ts";
 import { ShardStamp } from "../core/shard-set.ts";
 import { bootstrapRatio } from "../stats/index.ts";
 import { STEP_PROTOCOLS } from "./case.ts";
@@ -156,7 +157,7 @@ function row(label: string, r: Rate): string {
 /** The text scorecard of the spec: a header line, then one line per rate. */
 export function renderStepScorecard(sc: StepScorecard): string {
   const lines = [
-    `suite ${sc.suite}  model ${sc.model}  cases ${sc.cases}  sessions ${sc.sessions}  errors ${sc.errors}${sc.shard ? `  shard ${sc.shard.index}/${sc.shard.count}` : ""}`,
+    `suite ${sc.suite}  model ${sc.model}  cases ${sc.cases}  sessions ${sc.sessions}  errors ${sc.errors}${sc.shard ? `  shard ${shardLabel(sc.shard)}` : ""}`,
     "",
     row("PASS", sc.pass),
     row("SAME TOOLS", sc.sameTools),
