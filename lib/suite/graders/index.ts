@@ -118,11 +118,18 @@ export async function gradeTrial(graders: readonly AnyGrader[], ctx: GradeContex
     if (after.ok) changed = changedPaths(ctx.before, after.files);
     else diffError = after.error;
   }
+  // Read in one phase the first time a judge grader asks: every judge grader of the trial is shown
+  // the same /work, so a second rubric does not start another phase.
+  let files: Promise<JudgeInput["changed"]> | undefined;
+  const changedFiles = () => {
+    files ??= readChanged(ctx.exec, changed ?? []);
+    return files;
+  };
   const out: Grade[] = [];
   for (const g of graders) {
     let grade: Grade;
     try {
-      grade = await gradeOne(g, ctx, changed, diffError);
+      grade = await gradeOne(g, ctx, changed, diffError, changedFiles);
     } catch (error) {
       grade = { grader: g.type, pass: false, error: (error as Error).message };
     }
@@ -137,6 +144,7 @@ async function gradeOne(
   ctx: GradeContext,
   changed: string[] | undefined,
   diffError: string | undefined,
+  changedFiles: () => Promise<JudgeInput["changed"]>,
 ): Promise<Grade> {
   switch (g.type) {
     case "command":
@@ -154,7 +162,7 @@ async function gradeOne(
         return { grader, rubric: g.rubric, pass: false, error: diffError ?? "no snapshot" };
       const v = await ctx.judge(g.rubricPath, {
         prompt: ctx.prompt,
-        changed: await readChanged(ctx.exec, changed),
+        changed: await changedFiles(),
       });
       return {
         grader: `judge:${v.rubric}`,

@@ -355,6 +355,32 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
     ]);
   });
 
+  test.concurrent("two judge graders read the changed files in one phase and are shown the same", async () => {
+    using tmp = tempDir("graders");
+    const calls: string[][] = [];
+    const exec: Exec = async (argv) => {
+      calls.push(argv);
+      return hostExec(tmp.path)(argv);
+    };
+    const before = await snapshot(exec);
+    if (!before.ok) throw new Error(before.error);
+    fix(tmp.path)();
+    const shown: JudgeInput[] = [];
+    const both: TrialJudge = async (_r, input) => {
+      shown.push(input);
+      return { score: 1, pass: true, rubric: "q@1", rationale: "ok", order: { criteria: [], files: [] } };
+    };
+    await gradeTrial([GRADERS[3]!, GRADERS[3]!], { exec, prompt: "p", before: before.files, judge: both });
+    const file = { path: "add.go", content: "func Add(a, b int) int { return a + b }\n" };
+    expect({ phases: calls.map((argv) => argv[0]), shown }).toEqual({
+      phases: ["sh", "sh", "sh"], // snapshot before, snapshot after, one read of the changed files
+      shown: [
+        { prompt: "p", changed: [file] },
+        { prompt: "p", changed: [file] },
+      ],
+    });
+  });
+
   test.concurrent("a check-only task: no snapshot, no grades, the check's pass", async () => {
     using tmp = tempDir("graders");
     const calls: string[][] = [];
