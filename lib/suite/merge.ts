@@ -10,7 +10,7 @@ import { ConfigError, messageOf } from "../core/errors.ts";
 import { type Shard, shardLabel } from "../core/shard.ts";
 import { scoreSuite, suiteJobs } from "./run.ts";
 import type { Scorecard, Trial } from "./scorecard/index.ts";
-import { dealJobs, jobId, parseTrialsText, type ShardHeader, suiteDigest } from "./shard.ts";
+import { dealJobs, jobId, parseTrialsText, type ShardHeader, suiteDigest, trialKey } from "./shard.ts";
 import type { Suite } from "./suite.ts";
 
 /** Every merge refusal exits 2 (originals.md: a refused invocation), whatever its cause. */
@@ -98,7 +98,7 @@ export function mergeShards(suite: Suite, files: readonly string[], seed?: numbe
     byK.set(shard.index, { file, header, shard });
     const base = dirname(resolve(file));
     for (const t of parsed.trials) {
-      const at = index.get(jobId({ task: { id: t.task }, variant: { name: t.variant }, repeat: t.repeat }));
+      const at = index.get(trialKey(t));
       const what = `trial (task "${t.task}", variant "${t.variant}", repeat ${t.repeat})`;
       if (at === undefined || deal[at] !== shard.index)
         throw cannot(`${what} is no job of shard ${header.shard} of suite ${suite.name}`);

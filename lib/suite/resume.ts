@@ -9,12 +9,10 @@ import { dirname } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
 import type { Trial } from "./scorecard/index.ts";
-import { headerLine, parseTrialsText, type ShardHeader } from "./shard.ts";
+import { headerLine, parseTrialsText, type ShardHeader, trialKey } from "./shard.ts";
 
-/** The key of a trial: task id, variant, repeat. */
-export function trialKey(t: { task: string; variant: string; repeat: number }): string {
-  return `${t.task}\u0000${t.variant}\u0000${t.repeat}`;
-}
+/** The key of a trial (shard.ts: the same key deals a shard's trials). */
+export { trialKey };
 
 /**
  * The finished trials in `path` that a resumed run keeps (none when the file does not exist). `jobs`

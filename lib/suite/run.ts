@@ -14,10 +14,10 @@ import { type Driver, readSettings } from "./agents/index.ts";
 import type { TrialJudge } from "./graders/index.ts";
 import { judgeForRun } from "./judge/judge.ts";
 import { checkoutRepo, type RepoCheckout } from "./repo.ts";
-import { appendTrial, resumeTrials, startTrials, trialKey } from "./resume.ts";
+import { appendTrial, resumeTrials, startTrials } from "./resume.ts";
 import { judgeInfo } from "./scorecard/grading.ts";
 import { buildScorecard, type Scorecard, type Trial } from "./scorecard/index.ts";
-import { shardHeader, shardJobs } from "./shard.ts";
+import { jobId, shardHeader, shardJobs } from "./shard.ts";
 import type { Suite, Variant } from "./suite.ts";
 import { runTrial, type SuiteRunner, type TrialContext, type TrialJob } from "./trial.ts";
 
@@ -161,7 +161,7 @@ export async function runTrials(
   const done = new Map<string, Trial>();
   if (opts.trialsFile !== undefined) {
     if (opts.resume)
-      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(jobs.map(jobKey)), suite.name, header))
+      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(jobs.map(jobId)), suite.name, header))
         done.set(k, t);
     else startTrials(opts.trialsFile, header);
   }
@@ -177,7 +177,7 @@ export async function runTrials(
   try {
     const todo: number[] = [];
     jobs.forEach((job, i) => {
-      const t = done.get(jobKey(job));
+      const t = done.get(jobId(job));
       if (t) trials[i] = t;
       else todo.push(i);
     });
@@ -201,10 +201,6 @@ export async function runTrials(
   }
   if (opts.signal?.aborted) throw cancelled(suite);
   return { trials: trials as Trial[], resumed: done.size };
-}
-
-function jobKey(job: TrialJob): string {
-  return trialKey({ task: job.task.id, variant: job.variant.name, repeat: job.repeat });
 }
 
 function context(

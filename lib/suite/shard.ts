@@ -38,9 +38,14 @@ export function shardHeaderJsonSchema(): unknown {
   return z.toJSONSchema(ShardHeader);
 }
 
-/** A trial's stable id (the unit a shard is dealt): task id, variant, repeat. */
+/** A trial's stable key (the unit a shard is dealt, the trial --resume keeps): task id, variant, repeat. */
+export function trialKey(t: { task: string; variant: string; repeat: number }): string {
+  return `${t.task}\u0000${t.variant}\u0000${t.repeat}`;
+}
+
+/** A job's stable id: the key of the trial it runs. */
 export function jobId(job: { task: { id: string }; variant: { name: string }; repeat: number }): string {
-  return `${job.task.id}\u0000${job.variant.name}\u0000${job.repeat}`;
+  return trialKey({ task: job.task.id, variant: job.variant.name, repeat: job.repeat });
 }
 
 /** The jobs of `shard`, in the suite's job order. */
