@@ -39,7 +39,49 @@ const runOptions = new WeakMap<HarborTask, HarborRunOptions>();
 
 /** Gives the run's Harbor options to each Harbor task of `tasks` (others are left alone). */
 export function applyHarborOptions(tasks: readonly object[], o: HarborRunOptions): void {
-  for (const t of tasks) if (isHarborTask(t as never)) runOptions.set(t as HarborTask, o);
+  for (const t of tasks)
+    if (isHarborTask(t as never)) {
+      runOptions.set(t as HarborTask, o);
+      trialImages.delete(t as HarborTask);
+    }
+}
+
+/** The image a Harbor trial runs in, with its WORKDIR and USER as the image sets them ("" unset). */
+interface TrialImage {
+  image: string;
+  dir: string;
+  user: string;
+}
+
+/**
+ * Per task (with its run's options) and agent image: the trial's image, resolved once instead of per
+ * trial (the build context hashed again, the base, task and CLI images and the result inspected: three
+ * to four docker calls a trial). A failure is not kept: the next trial tries again.
+ */
+const trialImages = new WeakMap<HarborTask, Map<string, Promise<TrialImage>>>();
+
+function trialImage(
+  call: DockerCall,
+  task: HarborTask,
+  map: ImageMap,
+  cliImage?: string,
+): Promise<TrialImage> {
+  const mine = trialImages.get(task) ?? new Map<string, Promise<TrialImage>>();
+  trialImages.set(task, mine);
+  const key = cliImage ?? "";
+  const known = mine.get(key);
+  if (known) return known;
+  const resolving = (async () => {
+    const built = await taskImage(call, task, map);
+    const image = cliImage === undefined ? built.tag : await agentImage(call, built.tag, cliImage);
+    const format = "{{.Config.WorkingDir}}|{{.Config.User}}";
+    const inspect = await call(["image", "inspect", "--format", format, image]);
+    const [dir = "", user = ""] = inspect.stdout.trim().split("|");
+    return { image, dir, user };
+  })();
+  mine.set(key, resolving);
+  resolving.catch(() => mine.delete(key));
+  return resolving;
 }
 
 function toPhase(r: ProcResult): PhaseResult {
@@ -78,23 +120,16 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   if (job.variant.harness === "oracle" && task.solution === undefined)
     return fail(`oracle: Harbor task ${task.id} has no solution/solve.sh`, "other");
   const call: DockerCall = runCall(ctx.runId, dockerCli("docker", o.onDockerCall));
-  let image: string;
+  let resolved: TrialImage;
   try {
-    const built = await taskImage(call, task, o.imageMap);
-    image = isCliHarness(job.variant.harness) ? await agentImage(call, built.tag, ctx.image) : built.tag;
+    const cli = isCliHarness(job.variant.harness) ? ctx.image : undefined;
+    resolved = await trialImage(call, task, o.imageMap, cli);
   } catch (error) {
     return fail(`build: ${messageOf(error)}`, "image");
   }
   // The agent works where the image says and, unless task.toml names a user, as the image's USER
   // (root when it sets none), as Harbor runs it.
-  const inspect = await call([
-    "image",
-    "inspect",
-    "--format",
-    "{{.Config.WorkingDir}}|{{.Config.User}}",
-    image,
-  ]);
-  const [dir = "", imageUser = ""] = inspect.stdout.trim().split("|");
+  const { image, dir, user: imageUser } = resolved;
   const workdir = dir || "/";
   const user = c.agentUser ?? (imageUser || "0");
   await withContainer(call, ctx, task, image, { ...o, user }, async (name, scratch, bridged) => {
