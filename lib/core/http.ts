@@ -54,8 +54,11 @@ const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_RETRIES = 2;
 const BASE_DELAY_MS = 1000;
 const MAX_DELAY_MS = 60_000;
-// Headers whose values are credentials; a scheme word ("Bearer") is kept, the rest is cut.
-const AUTH_HEADERS = new Set([
+/**
+ * Headers whose values are credentials, lower-case: errors cut them (a scheme word such as "Bearer"
+ * is kept, the rest is cut) and the mock model (lib/wire/mock) never logs them.
+ */
+export const AUTH_HEADERS: ReadonlySet<string> = new Set([
   "authorization",
   "proxy-authorization",
   "x-api-key",

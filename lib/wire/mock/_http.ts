@@ -6,15 +6,6 @@ import { bedrock } from "../index.ts";
 import { signV4 } from "../sigv4.ts";
 import type { AuthKind, MockProtocol } from "./steps.ts";
 
-export const SECRET_HEADERS = new Set([
-  "x-api-key",
-  "authorization",
-  "x-goog-api-key",
-  "api-key",
-  "proxy-authorization",
-  "x-amz-security-token",
-  "cookie",
-]);
 export const SESSION_HEADERS = ["x-proctor-scenario", "x-claude-code-session-id", "session-id"];
 
 export function authOf(h: IncomingMessage["headers"], url: URL): { kind: AuthKind; value?: string } {

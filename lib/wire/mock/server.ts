@@ -6,13 +6,13 @@
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { AUTH_HEADERS } from "../../core/http.ts";
 import { bedrock, gemini, PROTOCOLS, protocolForPath, type Usage, type WireProtocol } from "../index.ts";
 import {
   authOf,
   checkSigV4,
   EVENT_STREAM,
   readBody,
-  SECRET_HEADERS,
   SESSION_HEADERS,
   type SigV4Check,
   sendError,
@@ -75,7 +75,7 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
       [auth.value, session].flatMap((k) => (k && scenarios.get(k) ? [scenarios.get(k)!] : []))[0] ?? fallback;
     if (url.searchParams.has("key")) url.searchParams.set("key", "[redacted]");
     const headers = Object.fromEntries(
-      Object.entries(req.headers).flatMap(([k, v]) => (SECRET_HEADERS.has(k) ? [] : [[k, String(v)]])),
+      Object.entries(req.headers).flatMap(([k, v]) => (AUTH_HEADERS.has(k) ? [] : [[k, String(v)]])),
     );
     const raw = await readBody(req);
     const sigv4 = opts.sigv4 && auth.kind === "aws-sigv4" ? checkSigV4(req, raw, opts.sigv4) : undefined;
