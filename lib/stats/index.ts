@@ -1,6 +1,6 @@
 // The shared statistics part (architecture.md `stats`): a seeded PRNG, percentile bootstrap over
-// items, clusters and pairs, the Wilson interval, pass@k / pass^k, nearest-rank quantiles and a
-// power helper. Pure functions, no I/O, runtime-neutral; used by the promotion verdict and by the
+// items, clusters and pairs, the Wilson interval, pass@k / pass^k, nearest-rank quantiles, the median
+// and a power helper. Pure functions, no I/O, runtime-neutral; used by the promotion verdict and by the
 // task- and step-suite scorecards. Bad arguments throw RangeError (`Cannot <what>: <detail>`).
 export type { Interval } from "./_check.ts";
 export { wilson } from "./binomial.ts";
@@ -27,4 +27,4 @@ export {
   sampleSizeTwoProportions,
 } from "./power.ts";
 export { Rng, shuffle } from "./prng.ts";
-export { quantile, quantiles } from "./quantile.ts";
+export { median, quantile, quantiles } from "./quantile.ts";

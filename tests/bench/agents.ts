@@ -5,6 +5,7 @@
 // Runs alone: `npx bun tests/bench/agents.ts` (AGENTS_BENCH_ROUNDS, default 3).
 
 import { run } from "../../lib/core/proc.ts";
+import { median } from "../../lib/stats/index.ts";
 import type { Harness } from "../../lib/suite/suite.ts";
 import { agentCli } from "../support/agent-clis.ts";
 import { runAgent } from "../support/agent-run.ts";
@@ -22,12 +23,6 @@ interface BenchRow {
 }
 
 const ROUNDS = Number(process.env.AGENTS_BENCH_ROUNDS ?? 3);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 async function versionMs(harness: Harness): Promise<number> {
   using dir = tempDir("agents-bench-v");

@@ -10,6 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { median } from "../../lib/stats/index.ts";
 import { harvestRun } from "../../lib/steps/harvest.ts";
 import { resultChunks } from "../../lib/steps/harvest-result.ts";
 import { parsePairKey } from "../../lib/steps/pairs/index.ts";
@@ -78,12 +79,6 @@ function inChild(mode: string, store: string, key: string, out: string): ChildRe
   const r = runChild([process.execPath, import.meta.filename, `--${mode}`, store, key, out]);
   if (r.status !== 0) throw new Error(`harvest bench child failed: ${r.stderr}`);
   return { ...(JSON.parse(r.stdout) as ChildResult), maxRssMB: r.maxRssMB };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
 /** The harvest rows: the read floor, dry-run and writing MB/s at 400 MB, peak RSS at 10 and 400 MB. */

@@ -7,7 +7,7 @@
 // tests/bench/_child.ts. BENCH_ONLY=merge npm run bench, or npx bun tests/bench/merge.ts.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Rng } from "../../lib/stats/index.ts";
+import { median, Rng } from "../../lib/stats/index.ts";
 import { mergeShards } from "../../lib/suite/merge.ts";
 import { scoreSuite, suiteJobs } from "../../lib/suite/run.ts";
 import { headerLine, parseTrialsText, shardHeader, shardJobs } from "../../lib/suite/shard.ts";
@@ -63,12 +63,6 @@ export function writeShards(suite: Suite, dir: string, count: number): string[] 
     writeFileSync(path, text);
     return path;
   });
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /** The merge command as a child: its wall time and its own peak RSS. */

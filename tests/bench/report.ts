@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BrowserContext } from "playwright-core";
 import { isMain } from "../../lib/core/runtime.ts";
+import { median } from "../../lib/stats/index.ts";
 import { renderSuiteReportHtml } from "../../lib/suite/report.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { generateSuite } from "../support/report-gen.ts";
@@ -39,12 +40,6 @@ async function timeOpen(context: BrowserContext, file: string): Promise<{ wallMs
   const cpuMs = ((await thread()) - before) * 1000;
   await page.close();
   return { wallMs, cpuMs };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;

@@ -17,6 +17,7 @@ import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeCaseIndex } from "../../lib/gh/shim/case-index.ts";
 import { gradeCase } from "../../lib/grade/runner.ts";
+import { median } from "../../lib/stats/index.ts";
 import { writeEvalCase, writeTrivialCases } from "../hermetic/support.ts";
 import { binDir } from "../support/binary.ts";
 import { makeCase30 } from "../support/case-gen.ts";
@@ -31,12 +32,6 @@ interface Cmd {
   name: string;
   argv: string[];
   env?: Record<string, string>;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 function timeInterleaved(cmds: Cmd[]): Map<string, number> {

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stampShard } from "../../lib/core/shard-set.ts";
 import { type CaseRunResult, resultOfCases } from "../../lib/hermetic/result.ts";
+import { median } from "../../lib/stats/index.ts";
 import { buildStepScorecard, type StepResult } from "../../lib/steps/scorecard.ts";
 import { session } from "../steps/_cases.ts";
 import { tempDir } from "../support/tmp.ts";
@@ -83,12 +84,6 @@ function writeShards(dir: string, count: number): { runs: string[]; steps: strin
       return path;
     }),
   };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 }
 
 const FLOOR = `for (const f of process.argv.slice(1)) JSON.parse(require("node:fs").readFileSync(f, "utf8"));`;

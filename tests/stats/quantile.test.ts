@@ -1,6 +1,6 @@
 // Nearest-rank quantiles exactly as the original scorecard's wall p50/p95: x[ceil(q*n)-1], clamped.
 import { describe, expect, test } from "bun:test";
-import { quantile, quantiles } from "../../lib/stats/index.ts";
+import { median, quantile, quantiles } from "../../lib/stats/index.ts";
 
 const ONE_TO_TEN = [10, 3, 7, 1, 9, 2, 8, 4, 6, 5];
 
@@ -65,5 +65,31 @@ describe("quantiles", () => {
   ];
   test.each(cases)("$values.length values at $qs", ({ values, qs, expected }) => {
     expect(quantiles(values, qs)).toEqual(expected);
+  });
+});
+
+describe("median", () => {
+  const cases = [
+    { name: "1..10 averages the two middle values", values: ONE_TO_TEN, expected: 5.5 },
+    { name: "an odd count is the middle value", values: [9, 1, 5], expected: 5 },
+    { name: "one value", values: [42], expected: 42 },
+    { name: "two values", values: [200, 100], expected: 150 },
+    { name: "negatives sort numerically", values: [-1, -10, 2, 4], expected: 0.5 },
+    { name: "empty gives 0", values: [], expected: 0 },
+  ];
+  test.each(cases)("$name", ({ values, expected }) => {
+    expect(median(values)).toEqual(expected);
+  });
+
+  test("does not reorder its input", () => {
+    const input = [3, 1, 2, 0];
+    median(input);
+    expect(input).toEqual([3, 1, 2, 0]);
+  });
+
+  test("refuses a NaN value", () => {
+    expect(() => median([1, Number.NaN])).toThrow(
+      new RangeError("Cannot compute a median: values[1] must be finite, got NaN"),
+    );
   });
 });
