@@ -4,6 +4,7 @@
 // baseline mean (0.2 = +20%) and gate only when set.
 import { z } from "zod";
 import { goFixed } from "../compat/go.ts";
+import { pp, ppBare } from "../report/format.ts";
 import { bootstrapMean } from "../stats/index.ts";
 import type { GateResult, MetricDelta, Scorecard, TaskDiff, Trial } from "./scorecard/schema.ts";
 import { MIN_VERDICT_TASKS } from "./scorecard/verdict.ts";
@@ -127,7 +128,6 @@ function arms(trials: readonly Trial[]): Map<string, Arm> {
 }
 
 const mean = (a: Arm, m: GateMetric) => a.sums[m] / a.n;
-const pp = (x: number) => goFixed(100 * x, 1, true);
 const pct0 = (x: number) => goFixed(100 * x, 0, true);
 
 /** The limits the gate checks besides the pass rate, metric by metric. */
@@ -211,11 +211,13 @@ export function gateOf(
     // non-inferior on the pass rate
   } else if (p.ciHi < 0) {
     verdict = "block";
-    reasons.push(`pass rate significantly worse: ${pp(p.mean)} pp (95% CI ${pp(p.ciLo)} to ${pp(p.ciHi)})`);
+    reasons.push(
+      `pass rate significantly worse: ${pp(p.mean)} (95% CI ${ppBare(p.ciLo)} to ${ppBare(p.ciHi)})`,
+    );
   } else {
     verdict = "hold";
     reasons.push(
-      `pass rate CI lower bound ${pp(p.ciLo)} pp is below the -${goFixed(100 * th.maxPassDrop, 1)} pp margin; inconclusive`,
+      `pass rate CI lower bound ${pp(p.ciLo)} is below the -${goFixed(100 * th.maxPassDrop, 1)} pp margin; inconclusive`,
     );
   }
   if (regressed.length > th.maxRegressedTasks) {
@@ -259,7 +261,7 @@ export function gateOf(
   }
   if (verdict === "ship")
     reasons.push(
-      `non-inferior on ${gated.length} tasks: pass rate ${pp(p.mean)} pp (95% CI ${pp(p.ciLo)} to ${pp(p.ciHi)})`,
+      `non-inferior on ${gated.length} tasks: pass rate ${pp(p.mean)} (95% CI ${ppBare(p.ciLo)} to ${ppBare(p.ciHi)})`,
     );
   return { gate: { verdict, reasons, ...lists }, deltas };
 }
