@@ -6,9 +6,10 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.ts";
 import { sha256Hex } from "../core/hash.ts";
+import { callModel, type Endpoint } from "../wire/call.ts";
 import { type Answer, isRecord, protocol } from "../wire/index.ts";
 import type { StepCase, StepProtocol } from "./case.ts";
-import { buildRequest, type Endpoint, send } from "./replay.ts";
+import { buildRequest } from "./replay.ts";
 
 /** A judge model route: the protocol it speaks and the endpoint (key already read from its variable). */
 export interface JudgeRoute extends Endpoint {
@@ -71,7 +72,11 @@ export async function askJudge(
   prompt: string,
 ): Promise<{ text?: string; error?: string }> {
   const request = protocol(route.protocol).judgeRequest(route.model, prompt);
-  const reply = await send(route.protocol, buildRequest({ protocol: route.protocol, request }, route), route);
+  const reply = await callModel(
+    route.protocol,
+    buildRequest({ protocol: route.protocol, request }, route),
+    route,
+  );
   if (reply.error) return { error: `judge: ${reply.error}` };
   return { text: reply.answer?.text ?? "" };
 }

@@ -6,9 +6,10 @@ import { UsageError } from "../core/errors.ts";
 import { pool } from "../core/pool.ts";
 import type { Shard } from "../core/shard.ts";
 import { stampShard } from "../core/shard-set.ts";
+import type { Endpoint } from "../wire/call.ts";
 import { STEP_PROTOCOLS, type StepCase } from "./case.ts";
 import { type JudgeRoute, judgeStep, readRubric } from "./judge.ts";
-import { type Endpoint, loadSuite, replayCase } from "./replay.ts";
+import { loadSuite, replayCase } from "./replay.ts";
 import { buildStepScorecard, type StepResult, type StepScorecard } from "./scorecard.ts";
 
 /** Options of one suite run, as the command line gives them. */

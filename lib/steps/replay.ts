@@ -12,22 +12,17 @@ import { loadStepCase, type StepCase } from "./case.ts";
 import { erroredGrade, gradeAnswer } from "./match.ts";
 import type { StepResult } from "./scorecard.ts";
 
-export type { Endpoint };
-
 /** Builds the wire request of a case: URL, auth header for the protocol, JSON body. */
 export function buildRequest(c: Pick<StepCase, "protocol" | "request">, ep: Endpoint): WireRequest {
   return protocol(c.protocol).buildRequest(c.request, ep);
 }
-
-/** Sends one request (lib/wire/call.ts): the answer or an error line, and the last attempt's latency. */
-export const send = callModel;
 
 /** Replays one case and grades the answer (an errored call fails the case); the answer for a judge. */
 export async function replayCase(
   c: StepCase,
   ep: Endpoint,
 ): Promise<{ result: StepResult; answer?: Answer }> {
-  const reply = await send(c.protocol, buildRequest(c, ep), ep);
+  const reply = await callModel(c.protocol, buildRequest(c, ep), ep);
   const grade = reply.answer ? gradeAnswer(c, reply.answer) : erroredGrade();
   const result: StepResult = {
     id: c.id,
