@@ -3,7 +3,7 @@
 // no verdict, counted as not passed and apart from failures) and `judgeScore` (the mean judge score
 // over every judged grade). Each appears only when the trials carry it, so a scorecard of a run
 // without graders, or of trials written before tool calls were counted, keeps its old bytes.
-import type { Trial, VariantScore } from "./schema.ts";
+import type { JudgeInfo, Trial, VariantScore } from "./schema.ts";
 
 /** The fields a run's trials support: graders ran when any trial of the run carries grades. */
 export interface GradingScope {
@@ -31,13 +31,6 @@ export function gradingFields(
   if (scores.length > 0) out.judgeScore = scores.reduce((m, x) => m + x / scores.length, 0);
   return out;
 }
-
-/** The scorecard's `judge`: what graded the run (the original's JudgeInfo). */
-export type JudgeInfo = {
-  model: string;
-  wire?: string;
-  rubrics: string[];
-};
 
 /**
  * The run's judge as the original's scorecard names it: the suite's judge model and wire, and every

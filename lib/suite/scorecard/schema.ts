@@ -164,6 +164,14 @@ export const GateResult = z.looseObject({
 });
 export type GateResult = z.infer<typeof GateResult>;
 
+/** What graded a run (the original's JudgeInfo): the suite's judge model and wire, the rubrics used. */
+export const JudgeInfo = z.looseObject({
+  model: z.string(),
+  wire: z.string().optional(),
+  rubrics: z.array(z.string()),
+});
+export type JudgeInfo = z.infer<typeof JudgeInfo>;
+
 /** A non-control variant paired by task with the control. */
 export const Comparison = z.looseObject({
   variant: z.string().min(1),
@@ -201,9 +209,7 @@ export const Scorecard = z.looseObject({
     .describe("local: the trials ran on the host without isolation (--local, testing only)"),
   gate: GateResult.optional().describe("the worst comparison's gate, reasons prefixed by variant"),
   thresholds: z.looseObject({}).optional().describe("the gate's thresholds, defaults applied"),
-  judge: z
-    .looseObject({ model: z.string(), wire: z.string().optional(), rubrics: z.array(z.string()) })
-    .nullable() // Go writes a nil judge as null
+  judge: JudgeInfo.nullable() // Go writes a nil judge as null
     .optional()
     .describe("what graded the run: the suite's judge model and wire, every rubric id@version used"),
   shard: z

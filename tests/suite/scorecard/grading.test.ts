@@ -2,9 +2,9 @@
 // present only when the trials carry them, so an ungraded run's scorecard keeps its bytes; a grader
 // error counts once per trial; the judge score is the mean over every judged grade of the variant.
 import { expect, test } from "bun:test";
-import { type JudgeInfo, judgeInfo } from "../../../lib/suite/scorecard/grading.ts";
+import { judgeInfo } from "../../../lib/suite/scorecard/grading.ts";
 import { buildScorecard, renderMarkdown, type Trial } from "../../../lib/suite/scorecard/index.ts";
-import type { Grade } from "../../../lib/suite/scorecard/schema.ts";
+import type { Grade, JudgeInfo } from "../../../lib/suite/scorecard/schema.ts";
 import { trialOf } from "../_support.ts";
 
 const trial = (variant: string, task: string, over: Partial<Trial> = {}): Trial =>
