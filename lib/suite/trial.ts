@@ -25,7 +25,7 @@ import {
 } from "./trial-context.ts";
 
 export type { Layout, SuiteRunner } from "../isolation/contract.ts";
-export { copyMetrics, STAGE, staged } from "./agents/stage.ts";
+export { STAGE, staged } from "./agents/stage.ts";
 // What callers used to import from here stays importable from here.
 export * from "./trial-context.ts";
 
