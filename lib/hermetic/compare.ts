@@ -4,7 +4,7 @@
 // removed. Markdown on stdout (a PR comment or job summary), HTML with --report (compare-report.ts).
 // The command and its exit codes: compare-cmd.ts.
 import type { CaseRunResult, RunResult } from "./result.ts";
-import { mdCell, resultWord } from "./summary.ts";
+import { assertionsCell, mdCell, resultWord } from "./summary.ts";
 
 /** What happened to a case between BASE and HEAD; the order is the order of the report. */
 export const CHANGES = ["worse", "flaky", "better", "still failing", "added", "removed", "passing"] as const;
@@ -40,12 +40,7 @@ function byName(r: RunResult): Map<string, CaseRunResult> {
 }
 
 const side = (c: CaseRunResult | undefined) =>
-  c
-    ? {
-        result: resultWord(c),
-        assertions: c.assertions ? `${c.assertions.passed}/${c.assertions.total}` : "-",
-      }
-    : null;
+  c ? { result: resultWord(c), assertions: assertionsCell(c) } : null;
 
 /** Compares HEAD (and its reruns) against BASE. Pure. */
 export function compareRuns(base: RunResult, head: RunResult, reruns: readonly RunResult[] = []): Comparison {

@@ -15,7 +15,8 @@ export function resultWord(c: Pick<CaseRunResult, "exitCode" | "stage">): string
   return c.stage === "subject" ? `exit ${c.exitCode}` : `error ${c.exitCode}`;
 }
 
-function assertionsCell(c: CaseRunResult): string {
+/** Assertions passed/total (`4/5`), or `-` for a case that never reached grading. */
+export function assertionsCell(c: CaseRunResult): string {
   return c.assertions ? `${c.assertions.passed}/${c.assertions.total}` : "-";
 }
 
