@@ -3,6 +3,7 @@
 // degenerate 100%..100% interval. Here too little evidence says so: `insufficient`, with the reason,
 // below MIN_VERDICT_TASKS paired tasks or when the interval has zero width.
 import { goFixed } from "../../compat/go.ts";
+import type { Comparison } from "./schema.ts";
 
 /**
  * The fewest paired tasks a better/worse/no_significant_difference verdict needs: 6, the fewest at
@@ -12,16 +13,10 @@ import { goFixed } from "../../compat/go.ts";
  */
 export const MIN_VERDICT_TASKS = 6;
 
-/** A comparison's verdict: the original's words plus `insufficient`. */
-export type ComparisonVerdict = "better" | "worse" | "no_significant_difference" | "insufficient";
-
 /** Why the evidence is too thin for a verdict, or undefined when it is enough. */
-export function insufficiency(
-  interval: { tasks: number; lo: number; hi: number },
-  unit = "paired tasks",
-): string | undefined {
+export function insufficiency(interval: { tasks: number; lo: number; hi: number }): string | undefined {
   if (interval.tasks < MIN_VERDICT_TASKS)
-    return `only ${interval.tasks} ${unit}; a verdict needs at least ${MIN_VERDICT_TASKS}`;
+    return `only ${interval.tasks} paired tasks; a verdict needs at least ${MIN_VERDICT_TASKS}`;
   if (interval.lo === interval.hi)
     return `the 95% interval has zero width (every resample gave ${goFixed(100 * interval.lo, 1, true)} pp): the tasks' differences do not vary, so the bootstrap cannot measure the uncertainty`;
   return undefined;
@@ -29,7 +24,7 @@ export function insufficiency(
 
 /** The verdict of a paired interval over `tasks` tasks, and the reason when it is `insufficient`. */
 export function verdictFor(interval: { tasks: number; lo: number; hi: number }): {
-  verdict: ComparisonVerdict;
+  verdict: Comparison["verdict"];
   reason?: string;
 } {
   const reason = insufficiency(interval);
