@@ -30,16 +30,13 @@ export function loadSuiteTasks(
         ["tasks", i],
         `tasks[${i}]: "${name}" is not a directory name under ${o.tasksDir}`,
       );
-    // A Harbor task directory (task.toml), or a folder of them: each becomes a task.
-    const harbor = existsSync(join(at.path, "task.yaml")) ? null : harborTasks(owner, at.path);
-    if (harbor !== null) return harbor;
-    if (!existsSync(join(at.path, "task.yaml")))
-      throw failure(
-        src,
-        owner,
-        ["tasks", i],
-        `tasks[${i}]: no task "${name}": ${join(at.path, "task.yaml")} does not exist`,
-      );
+    const yaml = join(at.path, "task.yaml");
+    if (!existsSync(yaml)) {
+      // A Harbor task directory (task.toml), or a folder of them: each becomes a task.
+      const harbor = harborTasks(owner, at.path);
+      if (harbor !== null) return harbor;
+      throw failure(src, owner, ["tasks", i], `tasks[${i}]: no task "${name}": ${yaml} does not exist`);
+    }
     try {
       const task = loadTask(at.path);
       return o.graders.length > 0 ? { ...task, graders: [...(task.graders ?? []), ...o.graders] } : task;
