@@ -250,7 +250,7 @@ export function judgeRequest(model: string, prompt: string, o: JudgeAsk = {}): R
   return {
     model,
     max_tokens: o.maxTokens ?? 1024,
-    ...judgeExtras(o, "system", (t) => t),
+    ...judgeExtras(o, "system"),
     messages: [{ role: "user", content: prompt }],
   };
 }

@@ -232,7 +232,7 @@ export function judgeRequest(_model: string, prompt: string, o: JudgeAsk = {}): 
   return {
     anthropic_version: "bedrock-2023-05-31",
     max_tokens: o.maxTokens ?? 1024,
-    ...judgeExtras(o, "system", (t) => t),
+    ...judgeExtras(o, "system"),
     messages: [{ role: "user", content: prompt }],
   };
 }

@@ -205,14 +205,10 @@ export interface JudgeAsk {
   maxTokens?: number;
 }
 
-/** The judge extras as body keys under the protocol's names for them (none when absent). */
-export function judgeExtras(
-  o: JudgeAsk,
-  systemKey: string,
-  system: (text: string) => unknown,
-): Record<string, unknown> {
+/** The system text under the protocol's key for it and the top-level temperature (none when absent). */
+export function judgeExtras(o: JudgeAsk, systemKey: string): Record<string, unknown> {
   return {
-    ...(o.system === undefined ? {} : { [systemKey]: system(o.system) }),
+    ...(o.system === undefined ? {} : { [systemKey]: o.system }),
     ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
   };
 }

@@ -12,7 +12,6 @@ import {
   JSON_HEADERS,
   type JudgeAsk,
   joinBase,
-  judgeExtras,
   lastTurnOf,
   type OfferedTool,
   parseArgs,
@@ -242,7 +241,7 @@ export function buildRequest(request: Record<string, unknown>, route: Route): Wi
 /** A judge's request: one user content with the prompt (the model is in the URL); extras if asked. */
 export function judgeRequest(_model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
   return {
-    ...judgeExtras({ system: o.system }, "systemInstruction", (t) => ({ parts: [{ text: t }] })),
+    ...(o.system === undefined ? {} : { systemInstruction: { parts: [{ text: o.system }] } }),
     contents: [{ role: "user", parts: [{ text: prompt }] }],
     ...(o.temperature === undefined && o.maxTokens === undefined
       ? {}

@@ -246,7 +246,7 @@ export function buildRequest(request: Record<string, unknown>, route: Route): Wi
 export function judgeRequest(model: string, prompt: string, o: JudgeAsk = {}): Record<string, unknown> {
   return {
     model,
-    ...judgeExtras(o, "instructions", (t) => t),
+    ...judgeExtras(o, "instructions"),
     ...(o.maxTokens === undefined ? {} : { max_output_tokens: o.maxTokens }),
     input: prompt,
   };
