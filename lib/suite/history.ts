@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
 import { withFileLock, writeFileAtomic } from "../core/fsx.ts";
 import { parseJsonl } from "../core/jsonl.ts";
+import { pct } from "../report/format.ts";
 import { GateResult, type Scorecard } from "./scorecard/schema.ts";
 
 /** One history line; the original's fields, then our `version`. */
@@ -102,7 +103,8 @@ export function trendOf(lines: readonly HistoryLine[], suite: string, n = 10): T
     }));
 }
 
-const pct = (x: number | undefined) => (x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);
+// The scorecard's own percentage (Go's %.1f, ties to even), so a trend row reads as its scorecard does.
+const pctOrDash = (x: number | undefined) => (x === undefined ? "–" : pct(x));
 
 /** The trend as Markdown: a row per run, pass@1 of each of `variants` (the current run's). */
 export function renderTrendMarkdown(rows: readonly TrendRow[], variants: readonly string[]): string {
@@ -110,6 +112,6 @@ export function renderTrendMarkdown(rows: readonly TrendRow[], variants: readonl
   let out = `\n## Trend (last ${rows.length} runs)\n\n| Run (UTC) | Gate | ${variants.map((v) => `${v} pass@1`).join(" | ")} |\n`;
   out += `|${"---|".repeat(variants.length + 2)}\n`;
   for (const r of rows)
-    out += `| ${r.time} | ${r.gate ?? "–"} | ${variants.map((v) => pct(r.pass1[v])).join(" | ")} |\n`;
+    out += `| ${r.time} | ${r.gate ?? "–"} | ${variants.map((v) => pctOrDash(r.pass1[v])).join(" | ")} |\n`;
   return out;
 }

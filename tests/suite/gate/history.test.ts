@@ -92,6 +92,13 @@ describe("history lines", () => {
     expect(renderTrendMarkdown([], ["a"])).toEqual("");
   });
 
+  test("the trend rounds as the scorecard does (Go's %.1f: a tie goes to even)", () => {
+    // 1/16 = 6.25%: the scorecard and the HTML trend say 6.2%, and so must the Markdown trend.
+    expect(renderTrendMarkdown([{ time: "T1", pass1: { a: 1 / 16, b: 3 / 16 } }], ["a", "b"])).toEqual(
+      "\n## Trend (last 1 runs)\n\n| Run (UTC) | Gate | a pass@1 | b pass@1 |\n|---|---|---|---|\n| T1 | – | 6.2% | 18.8% |\n",
+    );
+  });
+
   const bad = [
     { name: "not JSON", text: `${ONLINE}\n{"time": oops}\n`, message: "line 2: " },
     {
