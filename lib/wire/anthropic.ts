@@ -7,6 +7,7 @@ import { z } from "zod";
 import {
   type Answer,
   type ArmAction,
+  authorizedPost,
   encodeSse,
   isRecord,
   JSON_HEADERS,
@@ -22,6 +23,7 @@ import {
   rawCall,
   requiredArgs,
   rewriteModel,
+  type SignableRequest,
   sseJson,
   type ToolCall,
   type ToolResult,
@@ -236,13 +238,21 @@ export function endpointUrl(base: string, _model: string): string {
 /** The model replaced, streaming off. */
 export const rewriteBody = rewriteModel;
 
+/** The headers that authorise a request with `key`: x-api-key (what Claude Code sends for an API key). */
+export function authorize(_req: SignableRequest, key: string): Record<string, string> {
+  return { "x-api-key": key };
+}
+
 /** The wire request: the key in x-api-key, with the API version Claude Code sends. */
 export function buildRequest(request: Record<string, unknown>, route: Route): WireRequest {
-  return {
-    url: endpointUrl(route.url, route.model),
-    body: JSON.stringify(rewriteBody(request, route.model)),
-    headers: { ...JSON_HEADERS, "x-api-key": route.key, "anthropic-version": "2023-06-01" },
-  };
+  const body = JSON.stringify(rewriteBody(request, route.model));
+  return authorizedPost(
+    endpointUrl(route.url, route.model),
+    body,
+    { ...JSON_HEADERS, "anthropic-version": "2023-06-01" },
+    route,
+    authorize,
+  );
 }
 
 /** A judge's request: one user turn with the prompt, no tools (a system text and temperature if asked). */

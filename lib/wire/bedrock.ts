@@ -9,6 +9,8 @@ import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
 import * as anthropic from "./anthropic.ts";
 import {
+  type AuthOptions,
+  authorizedPost,
   isRecord,
   JSON_HEADERS,
   type JudgeAsk,
@@ -16,6 +18,7 @@ import {
   type OfferedTool,
   parseWith,
   type Route,
+  type SignableRequest,
   sseJson,
   type ToolCall,
   type ToolResult,
@@ -249,26 +252,36 @@ export function awsCredentials(key: string): AwsCredentials | undefined {
   return { accessKeyId, secretAccessKey, ...(token.length > 0 ? { sessionToken: token.join(":") } : {}) };
 }
 
+/** The headers a SigV4 signature adds (host goes on the wire by itself). */
+const SIGNATURE_HEADERS = ["authorization", "x-amz-date", "x-amz-security-token"] as const;
+
+/**
+ * The headers that authorise a request with `key`: for an AWS key pair a SigV4 signature over the
+ * request as given (its headers all signed; region from `o` or the URL's host), else a Bearer token
+ * (a Bedrock API key). An AWS key pair without a region is a UsageError.
+ */
+export function authorize(req: SignableRequest, key: string, o: AuthOptions = {}): Record<string, string> {
+  const credentials = awsCredentials(key);
+  if (!credentials) return { authorization: `Bearer ${key}` };
+  const region = o.region ?? regionOfUrl(req.url);
+  if (!region) throw new UsageError(`Cannot sign for Bedrock at "${req.url}": give --region (or AWS_REGION)`);
+  const date = (o.now ?? (() => new Date()))();
+  const signed = signV4({ ...req, region, service: "bedrock", credentials, date });
+  return Object.fromEntries(
+    SIGNATURE_HEADERS.flatMap((h) => (signed.headers[h] ? [[h, signed.headers[h]]] : [])),
+  );
+}
+
 /** The wire request: SigV4-signed for an AWS key pair (region from the route or the URL host), else Bearer. */
 export function buildRequest(request: Record<string, unknown>, route: Route): WireRequest {
   const url = endpointUrl(route.url, route.model);
-  const body = JSON.stringify(rewriteBody(request, route.model));
-  const credentials = awsCredentials(route.key);
-  if (!credentials) return { url, body, headers: { ...JSON_HEADERS, authorization: `Bearer ${route.key}` } };
-  const region = route.region ?? regionOfUrl(url);
-  if (!region)
+  if (awsCredentials(route.key) && !(route.region ?? regionOfUrl(url)))
     throw new UsageError(`Cannot sign for Bedrock at "${route.url}": give --region (or AWS_REGION)`);
-  const date = (route.now ?? (() => new Date()))();
-  const signed = signV4({
-    method: "POST",
+  return authorizedPost(
     url,
-    headers: { ...JSON_HEADERS },
-    body,
-    region,
-    service: "bedrock",
-    credentials,
-    date,
-  });
-  const { host: _host, ...headers } = signed.headers;
-  return { url, body, headers };
+    JSON.stringify(rewriteBody(request, route.model)),
+    { ...JSON_HEADERS },
+    route,
+    authorize,
+  );
 }

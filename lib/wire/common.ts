@@ -197,6 +197,32 @@ export interface WireRequest {
   body: string;
 }
 
+/** A request to authorise: what a SigV4 signature covers (the headers given are all signed). */
+export interface SignableRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+}
+
+/** How a key is applied beyond the request itself: Bedrock's signing region and clock. */
+export type AuthOptions = Pick<Route, "region" | "now">;
+
+/** A POST of `body` to `url` with `headers`, the route's key put on it by the protocol's `authorize`. */
+export function authorizedPost(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  route: Route,
+  authorize: (req: SignableRequest, key: string, o?: AuthOptions) => Record<string, string>,
+): WireRequest {
+  return {
+    url,
+    body,
+    headers: { ...headers, ...authorize({ method: "POST", url, headers, body }, route.key, route) },
+  };
+}
+
 /** A judge's extras: its system text and sampling temperature (absent: the protocol's defaults). */
 export interface JudgeAsk {
   system?: string;

@@ -7,6 +7,7 @@ import { z } from "zod";
 import {
   type Answer,
   type ArmAction,
+  authorizedPost,
   encodeSse,
   isRecord,
   JSON_HEADERS,
@@ -20,6 +21,7 @@ import {
   type Route,
   rawCall,
   requiredArgs,
+  type SignableRequest,
   sampleForSchema,
   sseJson,
   type ToolCall,
@@ -229,13 +231,15 @@ export function rewriteBody(request: Record<string, unknown>, _model: string): R
   return request;
 }
 
+/** The headers that authorise a request with `key`: x-goog-api-key (never the `?key=` query form). */
+export function authorize(_req: SignableRequest, key: string): Record<string, string> {
+  return { "x-goog-api-key": key };
+}
+
 /** The wire request: the key in x-goog-api-key. */
 export function buildRequest(request: Record<string, unknown>, route: Route): WireRequest {
-  return {
-    url: endpointUrl(route.url, route.model),
-    body: JSON.stringify(rewriteBody(request, route.model)),
-    headers: { ...JSON_HEADERS, "x-goog-api-key": route.key },
-  };
+  const body = JSON.stringify(rewriteBody(request, route.model));
+  return authorizedPost(endpointUrl(route.url, route.model), body, { ...JSON_HEADERS }, route, authorize);
 }
 
 /** A judge's request: one user content with the prompt (the model is in the URL); extras if asked. */

@@ -8,10 +8,12 @@ import * as bedrock from "./bedrock.ts";
 import type {
   Answer,
   ArmAction,
+  AuthOptions,
   JudgeAsk,
   OfferedTool,
   RawCall,
   Route,
+  SignableRequest,
   ToolCall,
   ToolResult,
   Usage,
@@ -55,6 +57,8 @@ export interface WireProtocol {
   rewriteBody(request: Record<string, unknown>, model: string): Record<string, unknown>;
   buildRequest(request: Record<string, unknown>, route: Route): WireRequest;
   judgeRequest(model: string, prompt: string, o?: JudgeAsk): Record<string, unknown>;
+  /** The headers that put `key` on a request the protocol's way (the model bridge adds them). */
+  authorize(req: SignableRequest, key: string, o?: AuthOptions): Record<string, string>;
   answerOf(body: unknown): Answer | null;
   /** Reading stored traffic (the harvest): a reply's action, a request's conversation and last turn. */
   armAction(reply: Record<string, unknown>): ArmAction;

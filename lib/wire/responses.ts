@@ -7,6 +7,7 @@ import { z } from "zod";
 import {
   type Answer,
   type ArmAction,
+  authorizedPost,
   encodeSse,
   isRecord,
   JSON_HEADERS,
@@ -22,6 +23,7 @@ import {
   rawCall,
   requiredArgs,
   rewriteModel,
+  type SignableRequest,
   sseJson,
   type ToolCall,
   type ToolResult,
@@ -233,13 +235,15 @@ export function endpointUrl(base: string, _model: string): string {
 /** The model replaced, streaming off. */
 export const rewriteBody = rewriteModel;
 
+/** The headers that authorise a request with `key`: a Bearer token. */
+export function authorize(_req: SignableRequest, key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` };
+}
+
 /** The wire request: the key as a Bearer token. */
 export function buildRequest(request: Record<string, unknown>, route: Route): WireRequest {
-  return {
-    url: endpointUrl(route.url, route.model),
-    body: JSON.stringify(rewriteBody(request, route.model)),
-    headers: { ...JSON_HEADERS, authorization: `Bearer ${route.key}` },
-  };
+  const body = JSON.stringify(rewriteBody(request, route.model));
+  return authorizedPost(endpointUrl(route.url, route.model), body, { ...JSON_HEADERS }, route, authorize);
 }
 
 /** A judge's request: the prompt as the input, no tools (system text as `instructions` if asked). */

@@ -18,7 +18,7 @@ export interface SignInput {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Uint8Array;
   region: string;
   service: string;
   credentials: AwsCredentials;
