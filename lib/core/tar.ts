@@ -4,11 +4,12 @@
 // lib/isolation/docker). It writes a stream only; which entries and in what order is the caller's.
 import { Buffer } from "node:buffer";
 
-/** One entry. Modes default to 0755 (dir), 0644 (file), 0777 (symlink); names over 100 bytes use the prefix field. */
-export type TarEntry =
+/** One entry. Modes default to 0755 (dir), 0644 (file), 0777 (symlink); names over 100 bytes use the prefix field; an owner of its own overrides the stamp's. */
+export type TarEntry = (
   | { kind: "dir"; name: string; mode?: number }
   | { kind: "file"; name: string; data: Uint8Array; mode?: number }
-  | { kind: "symlink"; name: string; target: string };
+  | { kind: "symlink"; name: string; target: string }
+) & { uid?: number; gid?: number };
 
 /** Owner and modification time (seconds) stamped on every entry; all default to 0. */
 export interface TarStamp {
@@ -43,8 +44,8 @@ function header(entry: TarEntry, size: number, stamp: Required<TarStamp>): Buffe
   const mode = entry.kind === "symlink" ? 0o777 : (entry.mode ?? (entry.kind === "dir" ? 0o755 : 0o644));
   put(name, 0);
   put(octal(mode, 8), 100);
-  put(octal(stamp.uid, 8), 108);
-  put(octal(stamp.gid, 8), 116);
+  put(octal(entry.uid ?? stamp.uid, 8), 108);
+  put(octal(entry.gid ?? stamp.gid, 8), 116);
   put(octal(size, 12), 124);
   put(octal(stamp.mtime, 12), 136);
   put("        ", 148); // checksum placeholder: eight spaces while summing
@@ -86,4 +87,32 @@ export function unpackedBytes(tarStream: Uint8Array): number {
     at += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
   }
   return total;
+}
+
+/** The first entry of a tar stream, as `docker cp CONTAINER:PATH -` gives one file: never a link followed. */
+export interface FirstEntry {
+  name: string;
+  kind: "file" | "dir" | "symlink" | "other";
+  size: number;
+  /** A regular file's bytes, when it held at most `maxBytes`. */
+  data?: Buffer;
+}
+
+/** Reads the first header of `stream` (null: no entry); a file's data only when it is within `maxBytes`. */
+export function firstEntry(stream: Uint8Array, maxBytes: number): FirstEntry | null {
+  const buf = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
+  if (buf.length < BLOCK || buf.subarray(0, BLOCK).every((b) => b === 0)) return null;
+  const field = (at: number, len: number) => {
+    const raw = buf.subarray(at, at + len);
+    const end = raw.indexOf(0);
+    return raw.subarray(0, end < 0 ? len : end).toString("utf8");
+  };
+  const prefix = field(345, 155);
+  const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
+  const size = Number.parseInt(field(124, 12).trim() || "0", 8) || 0;
+  const flag = String.fromCharCode(buf[156] ?? 0);
+  const kind =
+    flag === "0" || flag === "\0" ? "file" : flag === "5" ? "dir" : flag === "2" ? "symlink" : "other";
+  const fits = kind === "file" && size <= maxBytes && buf.length >= BLOCK + size;
+  return { name, kind, size, ...(fits ? { data: Buffer.from(buf.subarray(BLOCK, BLOCK + size)) } : {}) };
 }

@@ -133,7 +133,14 @@ type Sweep = { containers: string[]; networks: string[]; dirs: string[] };
 /** One pass: force-removes the run's containers, networks and scratch dirs; `clean` when nothing was listed or left. */
 async function sweepOnce(runId: string, call: DockerCall, root: string | undefined) {
   const containers = await listed(runId, call, "containers");
-  if (containers?.length) await call(["rm", "-f", ...containers], { timeoutMs: 120_000 });
+  // -v: a Harbor verifier's fresh volumes (/tests, /logs, /solution) go with their container.
+  if (containers?.length) await call(["rm", "-f", "-v", ...containers], { timeoutMs: 120_000 });
+  // A Harbor trial's snapshot of its agent's container, committed with the run's label.
+  const images = await call(["image", "ls", "-q", "--filter", `label=${RUN_LABEL}=${runId}`], {
+    timeoutMs: 60_000,
+  });
+  const snapshots = images.exitCode === 0 ? images.stdout.split("\n").filter(Boolean) : [];
+  if (snapshots.length) await call(["rmi", "-f", ...new Set(snapshots)], { timeoutMs: 120_000 });
   const networks = await listed(runId, call, "networks");
   if (networks?.length) await call(["network", "rm", ...networks], { timeoutMs: 120_000 });
   const dirs = scratchDirsOf(runId, root);

@@ -15,6 +15,29 @@ export const BRIDGE_PORT = 41800;
 /** The message and exit code (halo: 1 = error) for a missing or stopped engine. */
 export const ENGINE_HINT = "install docker.io (apt-get install -y docker.io) and start dockerd";
 
+/**
+ * Capabilities a Harbor task's containers keep after `--cap-drop=ALL` (the agent's, the oracle's and
+ * the verifier's alike: they run the task author's scripts as the image's user, often root). Real
+ * scripts need them: apt-get drops to its _apt user (SETUID, SETGID), chown and chmod of files they do
+ * not own (CHOWN, FOWNER, FSETID, DAC_OVERRIDE), su (SETUID, SETGID, AUDIT_WRITE), a server on a low
+ * port (NET_BIND_SERVICE), chroot-based tools (SYS_CHROOT), signals to their own processes (KILL).
+ * That is Docker's default set less what reaches past the container: NET_RAW (raw packets, ARP on a
+ * bridge), MKNOD (device nodes), SETFCAP and SETPCAP (capabilities handed on to files or processes).
+ * no-new-privileges stays, so no setuid program raises a non-root user. task.yaml phases keep none.
+ */
+export const TASK_CAPS = [
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "FOWNER",
+  "FSETID",
+  "KILL",
+  "SETGID",
+  "SETUID",
+  "NET_BIND_SERVICE",
+  "SYS_CHROOT",
+  "AUDIT_WRITE",
+] as const;
+
 /** How an attached phase's `docker run` begins (cleanup.ts tells it from a detached one by this). */
 export const ATTACHED_RUN = ["run", "-i"] as const;
 
@@ -33,7 +56,11 @@ export function checkRunId(runId: string): void {
  * stdin, kept after it exits so /work can be copied out, or with `discard` (nothing to copy out) gone
  * when the client returns (`--rm`), so no later `docker rm` waits at the end of the trial. A signal's
  * sweep does not wait for such a run (cleanup.ts, ATTACHED): removing its container ends it.
- * `env` is non-secret only (it shows in inspect).
+ * `env` is non-secret only (it shows in inspect). `create` makes the container without starting it
+ * (`docker create`, for files copied in first); `keep` leaves a detached container when its process
+ * ends (it is diffed and committed, then removed by the caller); `caps` are added back after `--cap-drop=ALL`;
+ * `mounts` are `--mount` specs (fresh volumes, never a host path); `init` runs the engine's own init as
+ * PID 1; `entrypoint` replaces the image's, so `command` is what runs.
  */
 export function runArgs(
   spec: PhaseSpec,
@@ -45,11 +72,23 @@ export function runArgs(
     attach?: boolean;
     discard?: boolean;
     env?: Record<string, string>;
+    secretNames?: readonly string[];
+    create?: boolean;
+    keep?: boolean;
+    caps?: readonly string[];
+    mounts?: readonly string[];
+    init?: boolean;
+    entrypoint?: string;
   },
 ): string[] {
   const lim = spec.limits ?? {};
+  const verb = o.create
+    ? ["create"]
+    : o.attach
+      ? [...ATTACHED_RUN, ...(o.discard ? ["--rm"] : [])]
+      : ["run", "-d", ...(o.keep ? [] : ["--rm"])];
   return [
-    ...(o.attach ? [...ATTACHED_RUN, ...(o.discard ? ["--rm"] : [])] : ["run", "-d", "--rm"]),
+    ...verb,
     // No registry is reachable: a missing image must fail now, not after a pull times out.
     "--pull=never",
     "--name",
@@ -61,6 +100,7 @@ export function runArgs(
     "-w",
     "/work",
     "--cap-drop=ALL",
+    ...(o.caps ?? []).map((c) => `--cap-add=${c}`),
     "--security-opt=no-new-privileges",
     `--pids-limit=${lim.pids ?? 512}`,
     `--memory=${lim.memory ?? "4g"}`,
@@ -69,7 +109,10 @@ export function runArgs(
     "--network",
     spec.network,
     ...(o.bridgeDir ? ["-v", `${o.bridgeDir}:${BRIDGE_MOUNT}:ro`] : []),
-    ...envArgs(o.env ?? {}, []),
+    ...(o.mounts ?? []).flatMap((m) => ["--mount", m]),
+    ...(o.init ? ["--init"] : []),
+    ...(o.entrypoint !== undefined ? ["--entrypoint", o.entrypoint] : []),
+    ...envArgs(o.env ?? {}, [...(o.secretNames ?? [])]),
     spec.image,
     ...o.command,
   ];

@@ -1,25 +1,32 @@
-// One trial of a Harbor task, as Harbor runs it: ONE container from the task's environment image
-// (with the agent CLI layered in, agent-image.ts) for the agent and then the verifier, since the task
-// is judged on the container's state (often /app), not on a /work snapshot. The container is hardened
-// like every phase container (lib/isolation/docker/engine.ts runArgs): `--network none` with the
-// model bridge unless the run opted into `--network bridge` for a task that sets allow_internet.
+// One trial of a Harbor task: the agent works in a container of the task's environment image (with
+// the agent CLI layered in, agent-image.ts), and the task is judged on that container's state (often
+// /app), not on a /work snapshot, as Harbor judges it. Unlike Harbor, the agent cannot grade itself:
+// once it ends, the model bridge is closed, its container frozen, listed and committed (snapshot.ts),
+// and the verifier runs in a fresh container from that snapshot (verifier.ts) with fresh /tests, /logs
+// and /solution. What the agent changed that the verifier relies on makes the trial `tampered`
+// (tamper.ts): a fail, counted apart. Containers are hardened (engine.ts runArgs) with the task
+// capabilities (TASK_CAPS); the agent runs with `--network none` and the model bridge unless the task
+// sets allow_internet and the run passed `--network bridge`; the verifier gets the run's --network.
 // It registers itself with lib/suite/trial.ts, so runTrial's frame (log, redaction) is shared.
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError, messageOf } from "../../core/errors.ts";
 import { flagValues } from "../../core/flags.ts";
 import type { ProcResult } from "../../core/proc.ts";
 import { type ModelBridge, startModelBridge, waitForForwarder } from "../../isolation/docker/bridge.ts";
 import { makeScratchDir, runCall } from "../../isolation/docker/cleanup.ts";
-import { type DockerCall, dockerCli, runArgs } from "../../isolation/docker/engine.ts";
+import { type DockerCall, dockerCli, runArgs, TASK_CAPS } from "../../isolation/docker/engine.ts";
 import type { PhaseResult } from "../../isolation/docker/index.ts";
 import { agentInput, parseAgentOutput } from "../agent-phase.ts";
 import { isCliHarness } from "../suite.ts";
 import { type Recording, registerTaskKind, STAGE, staged, stderrTail, type TaskPhases } from "../trial.ts";
-import { agentImage, FORWARDER_COMMAND } from "./agent-image.ts";
-import { type ImageMap, parseImageMap, taskImage } from "./image.ts";
+import { FORWARDER_COMMAND } from "./agent-image.ts";
+import { type ImageMap, parseImageMap } from "./image.ts";
+import { dropSnapshot, snapshotAgent } from "./snapshot.ts";
+import { tamperedPaths, testCommands } from "./tamper.ts";
 import { type HarborTask, isHarborTask } from "./task.ts";
-import { DEFAULT_THRESHOLD, execIn, LOG_DIRS, runVerifier } from "./verifier.ts";
+import { forgetTrialImages, type TrialImage, trialImage } from "./trial-image.ts";
+import { AGENT_LOG_DIR, DEFAULT_THRESHOLD, runVerifier } from "./verifier.ts";
 
 /** A run's settings for its Harbor tasks: flags and suite keys that override task.toml. */
 export interface HarborRunOptions {
@@ -42,46 +49,8 @@ export function applyHarborOptions(tasks: readonly object[], o: HarborRunOptions
   for (const t of tasks)
     if (isHarborTask(t as never)) {
       runOptions.set(t as HarborTask, o);
-      trialImages.delete(t as HarborTask);
+      forgetTrialImages(t as HarborTask);
     }
-}
-
-/** The image a Harbor trial runs in, with its WORKDIR and USER as the image sets them ("" unset). */
-interface TrialImage {
-  image: string;
-  dir: string;
-  user: string;
-}
-
-/**
- * Per task (with its run's options) and agent image: the trial's image, resolved once instead of per
- * trial (the build context hashed again, the base, task and CLI images and the result inspected: three
- * to four docker calls a trial). A failure is not kept: the next trial tries again.
- */
-const trialImages = new WeakMap<HarborTask, Map<string, Promise<TrialImage>>>();
-
-function trialImage(
-  call: DockerCall,
-  task: HarborTask,
-  map: ImageMap,
-  cliImage?: string,
-): Promise<TrialImage> {
-  const mine = trialImages.get(task) ?? new Map<string, Promise<TrialImage>>();
-  trialImages.set(task, mine);
-  const key = cliImage ?? "";
-  const known = mine.get(key);
-  if (known) return known;
-  const resolving = (async () => {
-    const built = await taskImage(call, task, map);
-    const image = cliImage === undefined ? built.tag : await agentImage(call, built.tag, cliImage);
-    const format = "{{.Config.WorkingDir}}|{{.Config.User}}";
-    const inspect = await call(["image", "inspect", "--format", format, image]);
-    const [dir = "", user = ""] = inspect.stdout.trim().split("|");
-    return { image, dir, user };
-  })();
-  mine.set(key, resolving);
-  resolving.catch(() => mine.delete(key));
-  return resolving;
 }
 
 function toPhase(r: ProcResult): PhaseResult {
@@ -107,6 +76,34 @@ function stageDir(scratch: string, files: { path: string; content: string }[]): 
   return root;
 }
 
+/**
+ * docker exec argv with a workdir and a user; `env` values come from the client's environment by
+ * name, `vars` (non-secret: they show in inspect) are given as NAME=value after them.
+ */
+export function execIn(
+  container: string,
+  o: { workdir: string; user: string; env: string[]; vars?: Record<string, string> },
+  argv: string[],
+) {
+  return [
+    "exec",
+    "-i",
+    "-w",
+    o.workdir,
+    "-u",
+    o.user,
+    ...o.env.flatMap((k) => ["-e", k]),
+    ...Object.entries(o.vars ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
+    container,
+    ...argv,
+  ];
+}
+
+/** Where the oracle finds the task's solution/ (Harbor's path), uploaded whole into the agent's container. */
+export const SOLUTION_DIR = "/solution";
+/** The oracle's command, as Harbor's oracle runs it: bash, so a solve.sh without a shebang works. */
+export const ORACLE_ARGV = ["bash", `${SOLUTION_DIR}/solve.sh`];
+
 const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   const task = job.task as HarborTask;
   const o: HarborRunOptions = runOptions.get(task) ?? { imageMap: new Map() };
@@ -117,121 +114,210 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       `refused: task ${task.id} sets allow_internet = true; run with --network bridge to let it reach the internet`,
       "other",
     );
-  if (job.variant.harness === "oracle" && task.solution === undefined)
+  const oracle = job.variant.harness === "oracle";
+  if (oracle && task.solution === undefined)
     return fail(`oracle: Harbor task ${task.id} has no solution/solve.sh`, "other");
   const call: DockerCall = runCall(ctx.runId, dockerCli("docker", o.onDockerCall));
-  let resolved: TrialImage;
+  let img: TrialImage;
   try {
     const cli = isCliHarness(job.variant.harness) ? ctx.image : undefined;
-    resolved = await trialImage(call, task, o.imageMap, cli);
+    img = await trialImage(call, task, o.imageMap, cli);
   } catch (error) {
     return fail(`build: ${messageOf(error)}`, "image");
   }
   // The agent works where the image says and, unless task.toml names a user, as the image's USER
-  // (root when it sets none), as Harbor runs it.
-  const { image, dir, user: imageUser } = resolved;
-  const workdir = dir || "/";
-  const user = c.agentUser ?? (imageUser || "0");
-  await withContainer(call, ctx, task, image, { ...o, user }, async (name, scratch, bridged) => {
-    const mk = await call(
-      execIn(name, { workdir: "/", user: "0", env: [] }, [
-        "sh",
-        "-c",
-        `mkdir -p ${LOG_DIRS.join(" ")} && chmod 777 ${LOG_DIRS.join(" ")}`,
-      ]),
-    );
-    if (mk.exitCode !== 0) return fail(`start: cannot make /logs: ${stderrTail(mk.stderr)}`, "start");
-    const inv = ctx.driver.command(agentInput(job, ctx, { home: ctx.home, work: workdir }));
-    const s = staged(inv, STAGE);
-    if (s.files.length > 0) {
-      const cp = await call(["cp", stageDir(scratch, s.files), `${name}:${STAGE}`], { timeoutMs: 120_000 });
-      if (cp.exitCode !== 0) return fail(`copy: ${stderrTail(cp.stderr)}`, "copy");
-    }
-    // --pass-env names and the driver's key, by name: their values come from the docker client's env.
-    const secrets = [...new Set([...ctx.passEnv, ...Object.values(inv.secretEnv)])].filter(
-      (n) => process.env[n] !== undefined,
-    );
-    const solutionEnv = job.variant.harness === "oracle" ? c.solutionEnv : {};
-    const env = { ...inv.env, ...(bridged ? { PROCTOR_MODEL_URL: ctx.agentModelUrl } : {}) };
+  // (root when it sets none), as Harbor runs it; the verifier likewise with [verifier] user.
+  const workdir = img.dir || "/";
+  const user = c.agentUser ?? (img.user || "0");
+  const limits = {
+    cpus: o.cpus ?? c.cpus,
+    memory: o.memory ?? `${c.memoryMb}m`,
+    pids: ctx.limits?.pids ?? 512,
+  };
+  const scratch = makeScratchDir(ctx.runId);
+  const name = `proctor-harbor-${ctx.runId.slice(-12)}-${Math.random().toString(16).slice(2, 10)}`;
+  let snapshot: string | undefined;
+  try {
     const timeoutMs = o.agentTimeoutMs ?? c.agentTimeoutMs;
-    const exec = execIn(
-      name,
-      { workdir, user, env: [...secrets, ...Object.keys(solutionEnv)], vars: env },
-      bridged ? waitForForwarder(s.argv) : s.argv,
-    );
-    const r = await call(exec, {
-      env: { ...(process.env as Record<string, string>), ...solutionEnv },
-      input: inv.stdin ?? "",
+    const agent = await agentPhase(call, {
+      job,
+      ctx,
+      task,
+      img,
+      workdir,
+      user,
+      limits,
       timeoutMs,
+      scratch,
+      name,
+      trial,
+      fail,
     });
-    ctx.record("agent", toPhase(r));
-    trial.wallMs = Math.round(r.durationMs);
-    if (r.timedOut) {
-      fail(`agent: timed out after ${timeoutMs / 1000}s`);
-      // What ran past its time is stopped; the verifier still judges the state it left, as in Harbor.
-      await call(["restart", "-t", "0", name], { timeoutMs: 120_000 });
-    } else if (r.exitCode !== 0) fail(`agent exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}`);
-    parseAgentOutput(ctx, trial, r, fail);
-    const vTimeout = o.verifierTimeoutMs ?? c.verifierTimeoutMs;
-    const v = await runVerifier(call, name, task, { workdir, timeoutMs: vTimeout });
+    if (agent === undefined) return;
+    snapshot = agent.image;
+    trial.wallMs = Math.round(agent.wallMs);
+    const tampered = tamperedPaths(agent.changes, {
+      workdir,
+      pathDirs: img.path.split(":"),
+      commands: testCommands(verifierScripts(task)),
+      ...(img.programs ? { programs: img.programs } : {}),
+      namedUser:
+        !/^\d+(:\d+)?$/.test(c.verifierUser ?? (img.user || "0")) && (c.verifierUser ?? img.user) !== "root",
+      runnerMade: [AGENT_LOG_DIR, ...(oracle ? [SOLUTION_DIR] : [])],
+    });
+    const v = await runVerifier(call, task, {
+      runId: ctx.runId,
+      snapshot,
+      name: `${name}-verifier`,
+      scratch,
+      workdir,
+      user: c.verifierUser ?? (img.user || "0"),
+      path: img.path,
+      network: ctx.network,
+      limits,
+      timeoutMs: o.verifierTimeoutMs ?? c.verifierTimeoutMs,
+    });
     ctx.record("verifier", toPhase(v.run));
+    if (tampered.length > 0) {
+      // Whatever the verifier said: a grade the agent could have bent is not evidence.
+      trial.tampered = tampered;
+      fail(
+        `tampered: the agent changed what the verifier relies on: ${tampered.slice(0, 3).join("; ")}${tampered.length > 3 ? `; and ${tampered.length - 3} more` : ""}`,
+      );
+    }
     if (v.infraError) return fail(`check: ${v.infraError}`, "copy");
     if (!v.reward.ok) return fail(`check: ${v.reward.why}`);
     trial.reward = v.reward.reward;
     if (v.reward.rewards) trial.rewards = v.reward.rewards;
     // The reward alone decides, as the check's exit does for a task.yaml task (an agent that erred
-    // but left the task solved passes; its error stays on the trial).
-    trial.pass = v.reward.reward >= (o.threshold ?? DEFAULT_THRESHOLD);
-  }).catch((error) => fail(`start: ${messageOf(error)}`, "start"));
+    // but left the task solved passes; its error stays on the trial); a tampered trial never passes.
+    trial.pass = tampered.length === 0 && v.reward.reward >= (o.threshold ?? DEFAULT_THRESHOLD);
+  } catch (error) {
+    fail(`start: ${messageOf(error)}`, "start");
+  } finally {
+    await call(["rm", "-f", name], { timeoutMs: 120_000 });
+    if (snapshot !== undefined) await dropSnapshot(call, snapshot);
+    rmSync(scratch, { recursive: true, force: true });
+  }
 };
 
-/** Runs `body` in a fresh hardened container of `image` (bridged to the model for CLI harnesses), then removes it. */
-async function withContainer(
-  call: DockerCall,
-  ctx: Recording,
-  task: HarborTask,
-  image: string,
-  o: HarborRunOptions & { user: string },
-  body: (name: string, scratch: string, bridged: boolean) => Promise<void>,
-): Promise<void> {
+/** The text of the task's verifier scripts (test.sh and the shell scripts beside it), for testCommands. */
+function verifierScripts(task: HarborTask): string {
+  const dir = task.harbor.testsDir;
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(".sh"))
+      .map((f) => {
+        const path = join(dir, f);
+        return lstatSync(path).isFile() ? readFileSync(path, "utf8") : "";
+      })
+      .join("\n");
+  } catch {
+    return "";
+  }
+}
+
+interface AgentRun {
+  job: Parameters<TaskPhases>[0];
+  ctx: Recording;
+  task: HarborTask;
+  img: TrialImage;
+  workdir: string;
+  user: string;
+  limits: { cpus: number; memory: string; pids: number };
+  timeoutMs: number;
+  scratch: string;
+  name: string;
+  trial: Parameters<TaskPhases>[2];
+  fail: Parameters<TaskPhases>[3];
+}
+
+/**
+ * The agent's container: started hardened (bridged to the model for a CLI harness), /logs/agent made,
+ * the oracle's solution/ or the driver's files copied in, the agent run; then the bridge closed and
+ * the container snapshotted and removed. undefined when the trial already failed outside the agent.
+ */
+async function agentPhase(call: DockerCall, a: AgentRun) {
+  const { job, ctx, task, img, workdir, user, scratch, name, trial, fail } = a;
   const c = task.harbor.config;
-  const scratch = makeScratchDir(ctx.runId);
-  const name = `proctor-harbor-${ctx.runId.slice(-12)}-${Math.random().toString(16).slice(2, 10)}`;
+  const oracle = job.variant.harness === "oracle";
+  // The agent reaches the internet only when the task asks for it and the run allows it.
+  const network = c.allowInternet && ctx.network === "bridge" ? "bridge" : "none";
   let bridge: ModelBridge | undefined;
   try {
-    const bridged = isCliHarness(ctx.driver.harness);
-    if (bridged) bridge = await startModelBridge(scratch, ctx.modelUrl);
+    if (isCliHarness(ctx.driver.harness)) bridge = await startModelBridge(scratch, ctx.modelUrl);
     const args = runArgs(
       {
         runId: ctx.runId,
-        image,
+        image: img.image,
         phase: "agent",
         argv: [],
         timeoutMs: 0,
-        network: ctx.network,
-        limits: {
-          cpus: o.cpus ?? c.cpus,
-          memory: o.memory ?? `${c.memoryMb}m`,
-          pids: ctx.limits?.pids ?? 512,
-        },
-        user: o.user,
+        network,
+        limits: a.limits,
+        user,
       },
       name,
       {
         user: "0",
         ...(bridge ? { bridgeDir: bridge.dir } : {}),
         command: bridge ? FORWARDER_COMMAND : ["sleep", "infinity"],
+        caps: TASK_CAPS,
+        keep: true,
       },
     );
     // The task image's own WORKDIR stays the container's (runArgs sets /work for the suite's phases).
     args.splice(args.indexOf("-w"), 2);
     const start = await call(args, { timeoutMs: 120_000 });
     if (start.exitCode !== 0) throw new Error(stderrTail(start.stderr));
-    await body(name, scratch, bridge !== undefined);
-  } finally {
-    await call(["rm", "-f", name], { timeoutMs: 120_000 });
+    const root = { workdir: "/", user: "0", env: [] };
+    const mk = await call(
+      execIn(name, root, ["sh", "-c", `mkdir -p ${AGENT_LOG_DIR} && chmod 777 ${AGENT_LOG_DIR}`]),
+    );
+    if (mk.exitCode !== 0)
+      return void fail(`start: cannot make ${AGENT_LOG_DIR}: ${stderrTail(mk.stderr)}`, "start");
+    const inv = oracle
+      ? undefined
+      : ctx.driver.command(agentInput(job, ctx, { home: ctx.home, work: workdir }));
+    const s = inv ? staged(inv, STAGE) : { argv: ORACLE_ARGV, files: [] };
+    if (oracle) {
+      const cp = await call(["cp", dirname(task.solution!), `${name}:${SOLUTION_DIR}`], {
+        timeoutMs: 120_000,
+      });
+      if (cp.exitCode !== 0) return void fail(`copy: ${stderrTail(cp.stderr)}`, "copy");
+    } else if (s.files.length > 0) {
+      const cp = await call(["cp", stageDir(scratch, s.files), `${name}:${STAGE}`], { timeoutMs: 120_000 });
+      if (cp.exitCode !== 0) return void fail(`copy: ${stderrTail(cp.stderr)}`, "copy");
+    }
+    // --pass-env names and the driver's key, by name: their values come from the docker client's env.
+    const secrets = [...new Set([...ctx.passEnv, ...Object.values(inv?.secretEnv ?? {})])].filter(
+      (n) => process.env[n] !== undefined,
+    );
+    const solutionEnv = oracle ? c.solutionEnv : {};
+    const env = { ...(inv?.env ?? {}), ...(bridge ? { PROCTOR_MODEL_URL: ctx.agentModelUrl } : {}) };
+    const timeoutMs = a.timeoutMs;
+    const exec = execIn(
+      name,
+      { workdir, user, env: [...secrets, ...Object.keys(solutionEnv)], vars: env },
+      bridge ? waitForForwarder(s.argv) : s.argv,
+    );
+    const r = await call(exec, {
+      env: { ...(process.env as Record<string, string>), ...solutionEnv },
+      input: inv?.stdin ?? "",
+      timeoutMs,
+    });
+    ctx.record("agent", toPhase(r));
+    // What ran past its time is frozen with the rest; the verifier judges the state it left, as in Harbor.
+    if (r.timedOut) fail(`agent: timed out after ${timeoutMs / 1000}s`);
+    else if (r.exitCode !== 0) fail(`agent exit ${r.exitCode ?? -1}: ${stderrTail(r.stderr)}`);
+    parseAgentOutput(ctx, trial, r, fail);
+    // Before anything is judged, the model is out of reach: no verifier-time process talks to it.
     await bridge?.close();
-    rmSync(scratch, { recursive: true, force: true });
+    bridge = undefined;
+    const snap = await snapshotAgent(call, ctx.runId, name);
+    return { ...snap, wallMs: r.durationMs };
+  } finally {
+    await bridge?.close();
   }
 }
 

@@ -88,6 +88,12 @@ export const Trial = z.looseObject({
     .optional()
     .describe("Harbor tasks: the verifier's reward (reward.txt, or reward.json's), non-binary values kept"),
   rewards: z.record(z.string(), z.number()).optional().describe("Harbor tasks: every number of reward.json"),
+  tampered: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Harbor tasks: what the agent changed that the verifier relies on (`K /path: why`, K from docker diff); the trial fails, counted apart",
+    ),
 });
 export type Trial = z.infer<typeof Trial>;
 
@@ -124,6 +130,9 @@ export const VariantScore = z.looseObject({
   tasks: count.optional().describe("tasks with at least one scored trial"),
   meanTurns: z.number().min(0).optional(),
   infraFailures: count.optional(),
+  tampered: count
+    .optional()
+    .describe("Harbor tasks: trials whose agent changed what the verifier relies on (each also a fail)"),
   setupFailures: count.optional().describe("scored trials whose task setup failed (each also a fail)"),
   pass1TaskCILo: rate.optional().describe("pass@1 interval resampling tasks, not trials"),
   pass1TaskCIHi: rate.optional(),
