@@ -1,15 +1,18 @@
-// The host side of the model bridge. Agent containers run with `--network none`, so the only way
+// The Docker end of the model bridge. Agent containers run with `--network none`, so the only way
 // out is a Unix socket in a directory bind-mounted into the container; a forwarder on the
-// container's own loopback (socat, started as the container's first process) relays to it, and this
-// proxy relays the socket to the variant's model endpoint and to nothing else. It pipes bytes
-// (protocol-agnostic, streaming-safe); an https endpoint gets TLS from here, so the agent speaks
-// plain HTTP to 127.0.0.1 and never holds a route to anywhere else.
+// container's own loopback (socat, started as the container's first process) relays to it, and the
+// model proxy listening on it (lib/isolation/model-proxy.ts) forwards HTTP to the variant's model
+// endpoint and to nothing else, taking off whatever credential the agent sent and putting the real
+// one on from the host's environment: the container only ever holds a placeholder key. An https
+// endpoint gets TLS from here, so the agent speaks plain HTTP to 127.0.0.1 and never holds a route
+// to anywhere else.
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, connect as netConnect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { connect as tlsConnect } from "node:tls";
-import { ToolError } from "../../core/errors.ts";
+import type { Credential } from "../../wire/credential.ts";
+import { type Exchange, parseModelUrl, startModelProxy } from "../model-proxy.ts";
 import { BRIDGE_PORT } from "./engine.ts";
+
+export { parseModelUrl } from "../model-proxy.ts";
 
 /** A running bridge for one agent phase. */
 export interface ModelBridge {
@@ -20,60 +23,51 @@ export interface ModelBridge {
   close(): Promise<void>;
 }
 
-/** Parses the model URL: http or https with a host; anything else is the caller's error. */
-export function parseModelUrl(url: string): { tls: boolean; host: string; port: number; path: string } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new ToolError(`Invalid model URL "${url}": expected http://host:port or https://host`, 1);
-  }
-  if ((u.protocol !== "http:" && u.protocol !== "https:") || !u.hostname)
-    throw new ToolError(`Invalid model URL "${url}": expected http://host:port or https://host`, 1);
-  const tls = u.protocol === "https:";
-  const host = u.hostname.replace(/^\[|\]$/g, "");
-  const port = u.port ? Number(u.port) : tls ? 443 : 80;
-  const path = u.pathname === "/" ? "" : u.pathname.replace(/\/$/, "");
-  return { tls, host, port, path };
+/** What the bridge puts on each request, and who watches the traffic. */
+export interface BridgeOptions {
+  /** The real credential (read from the host env per request); absent, the agent's own headers pass unchanged. */
+  credential?: Credential;
+  /** Sees each exchange once it ended, credentials left out (the seam for a meter and a transcript). */
+  onExchange?: (e: Exchange) => void;
 }
 
-/** Starts the proxy in a fresh directory under `parent`; the socket is world-connectable so the container's user can reach it. */
-export async function startModelBridge(parent: string, url: string): Promise<ModelBridge> {
-  const target = parseModelUrl(url);
+/** The model URL as an agent behind a bridge at `origin` reaches it: the endpoint's path under that origin. */
+export function bridgedUrl(origin: string, modelUrl: string): string {
+  return `${origin}${parseModelUrl(modelUrl).path}`;
+}
+
+/**
+ * Starts the bridge in a fresh directory under `parent`: the model proxy on `model.sock` there, for
+ * `url` only, with `o.credential` put on every request.
+ */
+export async function startModelBridge(
+  parent: string,
+  url: string,
+  o: BridgeOptions = {},
+): Promise<ModelBridge> {
+  parseModelUrl(url);
   const dir = mkdtempSync(join(parent, "model-"));
   chmodSync(dir, 0o755);
-  const sock = join(dir, "model.sock");
-  const open = new Set<Socket>();
-  const server: Server = createServer((inner) => {
-    const outer = target.tls
-      ? tlsConnect({ host: target.host, port: target.port, servername: target.host })
-      : netConnect({ host: target.host, port: target.port });
-    for (const s of [inner, outer]) {
-      open.add(s);
-      s.on("close", () => open.delete(s));
-      // A reset on one side ends the other; the agent sees a closed connection, as it would directly.
-      s.on("error", () => {
-        inner.destroy();
-        outer.destroy();
-      });
-    }
-    inner.pipe(outer);
-    outer.pipe(inner);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(sock, () => resolve());
-  });
-  chmodSync(sock, 0o666);
-  return {
-    dir,
-    innerUrl: `http://127.0.0.1:${BRIDGE_PORT}${target.path}`,
-    close: async () => {
-      for (const s of open) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  try {
+    const proxy = await startModelProxy(
+      { socket: join(dir, "model.sock") },
+      {
+        route: { url, ...(o.credential ? { credential: o.credential } : {}) },
+        ...(o.onExchange ? { onExchange: o.onExchange } : {}),
+      },
+    );
+    return {
+      dir,
+      innerUrl: bridgedUrl(`http://127.0.0.1:${BRIDGE_PORT}`, url),
+      close: async () => {
+        await proxy.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** The agent container's first process: relay loopback:BRIDGE_PORT to the mounted socket. */
