@@ -3,6 +3,12 @@
 // a signal's sweep finds it) and its container, with every process in it, is removed. The verifier
 // starts from that image in a fresh container: nothing the agent started survives (no process, no
 // open descriptor, no mount; the model bridge's socket is not in the image, it was a mount).
+// Why a commit and not the alternatives: killing processes in place cannot be proven complete (a
+// process can fork between the listing and the kill, or hide in a new session) and leaves the agent's
+// mounts and namespaces; `docker export | import` copies the whole filesystem (seconds to minutes on a
+// real task image) where a commit stores only the agent's layer (tens of milliseconds) and keeps the
+// image's config; CRIU checkpoints carry processes over, the opposite of what is wanted. A fresh
+// container from the committed layer is what Harbor's own verifier would see, minus the agent.
 import type { DockerCall } from "../../isolation/docker/engine.ts";
 import { RUN_LABEL } from "../../isolation/docker/engine.ts";
 import { type Change, parseDiff } from "./tamper.ts";
@@ -18,12 +24,20 @@ export interface Snapshot {
 
 /**
  * Freezes, lists, commits and removes the agent's container `name`. A container that already stopped
- * (its agent ended its own init) is listed and committed as it is. Throws with the engine's words
+ * (its agent ended its own init) is listed and committed as it is; `frozen` reads what it needs of the
+ * container while nothing in it runs. Throws with the engine's words
  * when it cannot be committed.
  */
-export async function snapshotAgent(call: DockerCall, runId: string, name: string): Promise<Snapshot> {
+export async function snapshotAgent(
+  call: DockerCall,
+  runId: string,
+  name: string,
+  frozen?: (name: string) => Promise<void>,
+): Promise<Snapshot> {
   try {
     await call(["pause", name], { timeoutMs: 60_000 });
+    // What the runner reads of the frozen container (the verifier's /etc/passwd) cannot change under it.
+    await frozen?.(name);
     const diff = await call(["diff", name], { timeoutMs: 120_000 });
     if (diff.exitCode !== 0) throw new Error(`docker diff: ${diff.stderr.trim()}`);
     const image = `${SNAPSHOT_REPO}:${name.replace(/[^A-Za-z0-9_.-]/g, "-").slice(-100)}`;

@@ -26,7 +26,13 @@ import { dropSnapshot, snapshotAgent } from "./snapshot.ts";
 import { tamperedPaths, testCommands } from "./tamper.ts";
 import { type HarborTask, isHarborTask } from "./task.ts";
 import { forgetTrialImages, type TrialImage, trialImage } from "./trial-image.ts";
-import { AGENT_LOG_DIR, DEFAULT_THRESHOLD, runVerifier } from "./verifier.ts";
+import {
+  AGENT_LOG_DIR,
+  DEFAULT_THRESHOLD,
+  runVerifier,
+  type VerifierUser,
+  verifierUser,
+} from "./verifier.ts";
 
 /** A run's settings for its Harbor tasks: flags and suite keys that override task.toml. */
 export interface HarborRunOptions {
@@ -129,6 +135,7 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   // (root when it sets none), as Harbor runs it; the verifier likewise with [verifier] user.
   const workdir = img.dir || "/";
   const user = c.agentUser ?? (img.user || "0");
+  const verifierAs = c.verifierUser ?? (img.user || "0");
   const limits = {
     cpus: o.cpus ?? c.cpus,
     memory: o.memory ?? `${c.memoryMb}m`,
@@ -146,6 +153,7 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       img,
       workdir,
       user,
+      verifierAs,
       limits,
       timeoutMs,
       scratch,
@@ -161,17 +169,18 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       pathDirs: img.path.split(":"),
       commands: testCommands(verifierScripts(task)),
       ...(img.programs ? { programs: img.programs } : {}),
-      namedUser:
-        !/^\d+(:\d+)?$/.test(c.verifierUser ?? (img.user || "0")) && (c.verifierUser ?? img.user) !== "root",
+      namedUser: !/^\d+(:\d+)?$/.test(verifierAs) && verifierAs !== "root",
       runnerMade: [AGENT_LOG_DIR, ...(oracle ? [SOLUTION_DIR] : [])],
     });
+    if (agent.owner === null)
+      return fail(`check: the verifier's user "${verifierAs}" is not in the image's /etc/passwd`);
     const v = await runVerifier(call, task, {
       runId: ctx.runId,
       snapshot,
       name: `${name}-verifier`,
       scratch,
       workdir,
-      user: c.verifierUser ?? (img.user || "0"),
+      owner: agent.owner,
       path: img.path,
       network: ctx.network,
       limits,
@@ -195,8 +204,9 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   } catch (error) {
     fail(`start: ${messageOf(error)}`, "start");
   } finally {
-    await call(["rm", "-f", name], { timeoutMs: 120_000 });
-    if (snapshot !== undefined) await dropSnapshot(call, snapshot);
+    // A snapshot removed the agent's container already; one that never got there is removed here.
+    if (snapshot === undefined) await call(["rm", "-f", name], { timeoutMs: 120_000 });
+    else await dropSnapshot(call, snapshot);
     rmSync(scratch, { recursive: true, force: true });
   }
 };
@@ -224,6 +234,8 @@ interface AgentRun {
   img: TrialImage;
   workdir: string;
   user: string;
+  /** The verifier's user as task.toml or the image names it. */
+  verifierAs: string;
   limits: { cpus: number; memory: string; pids: number };
   timeoutMs: number;
   scratch: string;
@@ -314,8 +326,11 @@ async function agentPhase(call: DockerCall, a: AgentRun) {
     // Before anything is judged, the model is out of reach: no verifier-time process talks to it.
     await bridge?.close();
     bridge = undefined;
-    const snap = await snapshotAgent(call, ctx.runId, name);
-    return { ...snap, wallMs: r.durationMs };
+    let owner: VerifierUser | null = null;
+    const snap = await snapshotAgent(call, ctx.runId, name, async (frozen) => {
+      owner = await verifierUser(call, frozen, a.verifierAs, scratch);
+    });
+    return { ...snap, owner: owner as VerifierUser | null, wallMs: r.durationMs };
   } finally {
     await bridge?.close();
   }

@@ -69,7 +69,12 @@ export function knownUser(user: string): VerifierUser | null {
  * One file of a container, copied out by the engine (`docker cp NAME:PATH -`, a tar of that one
  * entry, links not followed) into the scratch dir and read no further than a reward's cap.
  */
-async function fileOf(call: DockerCall, name: string, path: string, scratch: string): Promise<RewardFile> {
+export async function fileOf(
+  call: DockerCall,
+  name: string,
+  path: string,
+  scratch: string,
+): Promise<RewardFile> {
   const at = join(scratch, `out-${path.replace(/[^A-Za-z0-9]/g, "_")}.tar`);
   try {
     const r = await call(["cp", `${name}:${path}`, "-"], { stdoutFile: at, timeoutMs: 60_000 });
@@ -83,6 +88,26 @@ async function fileOf(call: DockerCall, name: string, path: string, scratch: str
   } finally {
     rmSync(at, { force: true });
   }
+}
+
+/**
+ * The verifier's user (`user`: a name or uid, as task.toml or the image says) as ids, read from the
+ * agent's frozen container (the snapshot's /etc/passwd and /etc/group, the engine copying them out);
+ * null when a name is not there. The verifier then runs as those ids: no name is looked up again.
+ */
+export async function verifierUser(
+  call: DockerCall,
+  name: string,
+  user: string,
+  scratch: string,
+): Promise<VerifierUser | null> {
+  const known = knownUser(user);
+  if (known !== null) return known;
+  const text = async (file: string) => {
+    const f = await fileOf(call, name, file, scratch);
+    return f.state === "text" ? f.text : "";
+  };
+  return resolveUser(user, await text("/etc/passwd"), await text("/etc/group"));
 }
 
 /** The tar copied to `/` of the fresh container: /tests with tests/'s contents, /logs, /solution. */
@@ -125,8 +150,8 @@ export interface VerifierPlan {
   name: string;
   scratch: string;
   workdir: string;
-  /** As task.toml or the image says (name or uid); resolved against the snapshot's /etc/passwd. */
-  user: string;
+  /** As task.toml or the image says, resolved (verifierUser): it owns /tests and /logs/verifier. */
+  owner: VerifierUser;
   /** The task image's PATH (the agent layer's is not the verifier's). */
   path: string;
   network: "none" | "bridge";
@@ -156,11 +181,11 @@ export async function runVerifier(
       timeoutMs: p.timeoutMs,
       network: p.network,
       limits: p.limits,
-      user: p.user,
+      user: `${p.owner.uid}:${p.owner.gid}`,
     },
     p.name,
     {
-      user: p.user,
+      user: `${p.owner.uid}:${p.owner.gid}`,
       command: [VERIFIER_ARGV[1]],
       create: true,
       caps: TASK_CAPS,
@@ -175,17 +200,8 @@ export async function runVerifier(
   try {
     const made = await call(args, { env, timeoutMs: 120_000 });
     if (made.exitCode !== 0) return none(`create the verifier: ${made.stderr.trim()}`, made);
-    let owner = knownUser(p.user);
-    if (owner === null) {
-      const text = async (file: string) => {
-        const f = await fileOf(call, p.name, file, p.scratch);
-        return f.state === "text" ? f.text : "";
-      };
-      owner = resolveUser(p.user, await text("/etc/passwd"), await text("/etc/group"));
-      if (owner === null) return none(`verifier user "${p.user}" is not in the image's /etc/passwd`, made);
-    }
-    const tree = verifierTree(task.harbor.testsDir, owner);
-    const up = await call(["cp", "-a", "-", `${p.name}:/`], { input: tree, timeoutMs: 120_000 });
+    const tree = verifierTree(task.harbor.testsDir, p.owner);
+    const up = await call(["cp", "-", `${p.name}:/`], { input: tree, timeoutMs: 120_000 });
     if (up.exitCode !== 0) return none(`upload tests: ${up.stderr.trim()}`, up);
     const run = await call(["start", "-a", p.name], { timeoutMs: p.timeoutMs });
     if (run.timedOut)

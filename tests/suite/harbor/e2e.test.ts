@@ -127,9 +127,9 @@ describe("agent-eval tasks check", () => {
   );
 });
 
-describe("a Harbor trial's container", () => {
+describe("a Harbor trial's containers", () => {
   test(
-    "hardened, offline, task.toml's resources; tests/ reaches /tests only after the agent; reward.json",
+    "the agent's hardened and offline with task.toml's resources; the verifier's fresh, from its snapshot, tests/ only then",
     async () => {
       const map = await imageMap();
       const task = loadHarborTask(join(FIXTURES, "partial-credit"));
@@ -142,11 +142,16 @@ describe("a Harbor trial's container", () => {
         { task, variant: { name: "oracle", harness: "oracle" }, repeat: 0 },
         builtinContext(`harbor-verbs-${process.pid}`, dockerRunner(), "oracle", "none"),
       );
-      const start = calls.find((c) => c[0] === "run")!;
-      const flag = (name: string) => start.find((a) => a.startsWith(`${name}=`));
-      // What each call does, in order, past the image look-ups.
+      const agent = calls.find((c) => c[0] === "run" && c.includes("-d"))!;
+      const verifier = calls.find((c) => c[0] === "create")!;
+      const flags = (argv: string[]) => ({
+        network: argv[argv.indexOf("--network") + 1],
+        hardening: argv.filter((a) => /^--(cap-|security-opt|pids-limit)/.test(a)),
+        resources: argv.filter((a) => /^--(cpus|memory|user)=/.test(a)),
+      });
+      // What each call does, in order, past the image look-ups and the listing of the task's programs.
       const verbs = calls
-        .filter((c) => c[0] !== "image")
+        .filter((c) => c[0] !== "image" && !(c[0] === "run" && c.includes("--rm")))
         .map((c) =>
           c[0] === "exec"
             ? `exec ${c
@@ -154,19 +159,39 @@ describe("a Harbor trial's container", () => {
                 .join(" ")
                 .slice(0, 30)}`
             : c[0] === "cp"
-              ? `cp ${c[2]!.split(":")[1]}`
+              ? `cp ${c.filter((a) => a.includes(":")).map((a) => a.replace(/^proctor-harbor-[^:]*/, "C"))}`
               : c[0]!,
         );
+      const caps = [
+        "--cap-drop=ALL",
+        ...[
+          "CHOWN",
+          "DAC_OVERRIDE",
+          "FOWNER",
+          "FSETID",
+          "KILL",
+          "SETGID",
+          "SETUID",
+          "NET_BIND_SERVICE",
+          "SYS_CHROOT",
+          "AUDIT_WRITE",
+        ].map((c) => `--cap-add=${c}`),
+        "--security-opt=no-new-privileges",
+        "--pids-limit=512",
+      ];
       expect({
         pass: trial.pass,
         reward: trial.reward,
-        network: start[start.indexOf("--network") + 1],
-        hardening: [
-          flag("--cap-drop"),
-          start.includes("--security-opt=no-new-privileges"),
-          flag("--pids-limit"),
-        ],
-        resources: [flag("--cpus"), flag("--memory"), flag("--user")],
+        agent: flags(agent),
+        verifier: {
+          ...flags(verifier),
+          // Its own init, bash by absolute path, fresh volumes over whatever the agent left.
+          run: verifier.slice(verifier.indexOf("--entrypoint"), verifier.indexOf("--entrypoint") + 2),
+          command: verifier.at(-1),
+          mounts: verifier.filter((a) => a.startsWith("type=volume")),
+          init: verifier.includes("--init"),
+          image: verifier.at(-2)!.split(":")[0],
+        },
         verbs,
         // task.toml's verifier env reaches test.sh by name; its value is in no docker argv.
         verifierEnv: [
@@ -176,19 +201,33 @@ describe("a Harbor trial's container", () => {
       }).toEqual({
         pass: true,
         reward: 1,
-        network: "none",
-        hardening: ["--cap-drop=ALL", true, "--pids-limit=512"],
-        resources: ["--cpus=1", "--memory=1024m", "--user=0"],
+        agent: { network: "none", hardening: caps, resources: ["--memory=1024m", "--cpus=1", "--user=0"] },
+        verifier: {
+          network: "none",
+          hardening: caps,
+          resources: ["--memory=1024m", "--cpus=1", "--user=0:0"],
+          run: ["--entrypoint", "/bin/bash"],
+          command: "/tests/test.sh",
+          mounts: ["/tests", "/logs", "/solution"].map((d) => `type=volume,dst=${d},volume-nocopy`),
+          init: true,
+          image: "proctor-harbor-snapshot",
+        },
         verbs: [
           "run",
-          "exec sh -c mkdir -p /logs/agent /lo",
-          "cp /tmp/proctor-files",
-          'exec sh -c n=$1; shift; while [ "$n',
-          "cp /tests",
-          "exec sh -c bash /tests/test.sh",
-          "exec cat /logs/verifier/reward.txt",
-          "exec cat /logs/verifier/reward.json",
+          "exec sh -c mkdir -p /logs/agent && ",
+          "cp C:/solution",
+          "exec bash /solution/solve.sh",
+          "pause",
+          "diff",
+          "commit",
           "rm",
+          "create",
+          "cp C:/",
+          "start",
+          "cp C:/logs/verifier/reward.json",
+          "cp C:/logs/verifier/reward.txt",
+          "rm",
+          "rmi",
         ],
         verifierEnv: [true, false],
       });
@@ -225,7 +264,7 @@ test.each([
   const starts: string[][] = [];
   applyHarborOptions([task], {
     imageMap: parseImageMap([(await imageMap())[1]!]),
-    onDockerCall: (argv) => argv[0] === "run" && starts.push(argv),
+    onDockerCall: (argv) => argv[0] === "run" && argv.includes("-d") && starts.push(argv),
   });
   const t = await runTrial(
     { task, variant: { name: "nop", harness: "nop" }, repeat: 0 },

@@ -186,3 +186,28 @@ describe("a Harbor agent cannot grade itself", () => {
     LIMIT_MS,
   );
 });
+
+describe("Harbor's root tools work without a way out", () => {
+  test(
+    "the oracle chowns and su's as root; the verifier's apt-get fails for lack of network, never EPERM",
+    async () => {
+      using dir = tempDir("harbor-root-tools");
+      const task = loadHarborTask(join(FIXTURES, "root-tools"));
+      applyHarborOptions([task], { imageMap: await imageMap() });
+      const ctx = {
+        ...builtinContext(`harbor-tools-${process.pid}`, dockerRunner(), "oracle", "none"),
+        log: { dir: dir.path, path: "oracle.log" },
+      };
+      const trial = await runTrial({ task, variant: { name: "oracle", harness: "oracle" }, repeat: 0 }, ctx);
+      const log = readFileSync(join(dir.path, "oracle.log"), "utf8");
+      expect({
+        pass: trial.pass,
+        reward: trial.reward,
+        solved: log.includes("solution: ok"),
+        offline: log.includes("Temporary failure resolving 'apt.invalid'"),
+        eperm: /Operation not permitted|setgroups/.test(log),
+      }).toEqual({ pass: false, reward: 0, solved: true, offline: true, eperm: false });
+    },
+    LIMIT_MS,
+  );
+});

@@ -1,4 +1,4 @@
-// The pure parts of a Harbor trial: reading rewards, --image-map, FROM lines and their mapping, the
+// The pure parts of a Harbor trial (rewards: reward.test.ts): --image-map, FROM lines and their mapping, the
 // build context listing the cache hash covers, and the `tasks check` verdict and table.
 import { expect, test } from "bun:test";
 import { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -7,55 +7,11 @@ import { builtinContext, judge, renderCheck } from "../../../lib/suite/harbor/ch
 import { contextListing, fromLines, mapDockerfile, parseImageMap } from "../../../lib/suite/harbor/image.ts";
 import { loadHarborTask } from "../../../lib/suite/harbor/task.ts";
 import "../../../lib/suite/harbor/trial.ts";
-import { parseRewardJson, parseRewardText, type Reward } from "../../../lib/suite/harbor/verifier.ts";
 import { buildScorecard, renderMarkdown, type Trial } from "../../../lib/suite/scorecard/index.ts";
 import { runTrial } from "../../../lib/suite/trial.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
 import { trialOf } from "../_support.ts";
-
-test.each<{ name: string; text: string; expected: Reward }>([
-  { name: "a binary pass", text: "1\n", expected: { ok: true, reward: 1 } },
-  { name: "a fraction, kept", text: " 0.6667 ", expected: { ok: true, reward: 0.6667 } },
-  {
-    name: "not a number",
-    text: "passed",
-    expected: { ok: false, why: '/logs/verifier/reward.txt: expected a number, got "passed"' },
-  },
-  {
-    name: "empty",
-    text: "\n",
-    expected: { ok: false, why: '/logs/verifier/reward.txt: expected a number, got ""' },
-  },
-])("reward.txt: $name", ({ text, expected }) => {
-  expect(parseRewardText(text)).toEqual(expected);
-});
-
-test.each<{ name: string; text: string; expected: Reward }>([
-  {
-    name: "reward among other figures",
-    text: '{"reward": 0.5, "words": 2, "note": "x"}',
-    expected: { ok: true, reward: 0.5, rewards: { reward: 0.5, words: 2 } },
-  },
-  {
-    name: "the only value",
-    text: '{"accuracy": 0.25}',
-    expected: { ok: true, reward: 0.25, rewards: { accuracy: 0.25 } },
-  },
-  {
-    name: "several values and no reward",
-    text: '{"a": 1, "b": 0}',
-    expected: { ok: false, why: '/logs/verifier/reward.json: expected an object with a "reward" number' },
-  },
-  { name: "not JSON", text: "{", expected: { ok: false, why: "/logs/verifier/reward.json: not valid JSON" } },
-  {
-    name: "a bare number",
-    text: "1",
-    expected: { ok: false, why: '/logs/verifier/reward.json: expected an object with a "reward" number' },
-  },
-])("reward.json: $name", ({ text, expected }) => {
-  expect(parseRewardJson(text)).toEqual(expected);
-});
 
 test("--image-map: REF=LOCAL pairs, the last one for a REF wins", () => {
   expect([
