@@ -1,9 +1,10 @@
 // The Markdown of a gated scorecard, byte for byte the newer original halo eval's layout (pass@k,
 // pass^k and tool-call columns, the gate's verdict on top, a section per comparison with its reasons,
 // metric deltas, regressed and flaky tasks), plus ours only where present: the --local mark, why a
-// comparison is `insufficient`, infrastructure failures. Numbers as Go's fmt prints them.
+// comparison is `insufficient`, infrastructure failures, tampered trials, skipped tasks. Numbers as
+// Go's fmt prints them.
 import { goFixed } from "../../compat/go.ts";
-import { infraList, insufficientList, LOCAL_MARK } from "./markdown.ts";
+import { infraList, insufficientList, LOCAL_MARK, skippedList, tamperedList } from "./markdown.ts";
 import type { Comparison, Scorecard } from "./schema.ts";
 
 const pct = (x: number) => goFixed(100 * x, 1);
@@ -78,5 +79,5 @@ export function renderGatedMarkdown(sc: Scorecard): string {
     out += insufficientList(comparisons);
   }
   for (const c of comparisons) if (c.gate) out += gateSection(c);
-  return out + infraList(sc);
+  return out + infraList(sc) + tamperedList(sc) + skippedList(sc);
 }

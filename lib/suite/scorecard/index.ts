@@ -2,14 +2,18 @@
 // bootstrap interval over trials, cost per trial, wall p50/p95, token and error sums; every
 // non-control variant paired by task with the control (delta, interval, verdict). Ours on top: mean
 // turns, pass@k and pass^k, intervals that resample tasks (clusters) for pass rate, cost and mean
-// latency, and infrastructure failures counted and shown but left out of every rate. Pure: same
-// trials and seed, same scorecard. Formats in scorecard/schema.ts, Markdown in scorecard/markdown.ts.
+// latency, and infrastructure failures counted and shown but left out of every rate. A tampered
+// Harbor trial (the agent changed what its verifier relies on) is the opposite: the agent's own fail,
+// scored in every rate like any fail and counted apart, never an infrastructure failure (which would
+// take it out of the rates and let --resume run it again). Harbor tasks the run went without are
+// listed with their reasons. Pure: same trials and seed, same scorecard. Formats in
+// scorecard/schema.ts, Markdown in scorecard/markdown.ts.
 import { ConfigError } from "../../core/errors.ts";
 import { bootstrapMean, bootstrapRatio, pairedBootstrap, quantiles, suitePassK } from "../../stats/index.ts";
 import { renderGatedMarkdown } from "./gated.ts";
 import { type GradingScope, gradingFields, gradingScope } from "./grading.ts";
 import { renderMarkdown as renderPlainMarkdown } from "./markdown.ts";
-import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
+import type { Comparison, Scorecard, SkippedTask, Trial, VariantScore } from "./schema.ts";
 import { verdictFor } from "./verdict.ts";
 
 /** The Markdown scorecard: the newer original's layout when it carries a gate, else the original's. */
@@ -24,6 +28,7 @@ export {
   loadTrials,
   parseTrials,
   Scorecard,
+  SkippedTask,
   scorecardJsonSchema,
   Trial,
   trialJsonSchema,
@@ -32,12 +37,19 @@ export {
 } from "./schema.ts";
 export { insufficiency, MIN_VERDICT_TASKS, verdictFor } from "./verdict.ts";
 
-/** Bootstrap seed (1), iterations (2000) and k for pass@k / pass^k (default: most trials of a task). */
+/**
+ * Bootstrap seed (1), iterations (2000) and k for pass@k / pass^k (default: most trials of a task);
+ * `skipped`: the tasks the run went without, kept as `{task, reason}` in the scorecard's order.
+ */
 export interface ScorecardOptions {
   seed?: number;
   iterations?: number;
   k?: number;
+  skipped?: readonly SkippedTask[];
 }
+
+/** The options scoring resolves, defaults applied. */
+type Bootstrap = Required<Pick<ScorecardOptions, "seed" | "iterations" | "k">>;
 
 /** Trials of one variant grouped by task, tasks in code-point order. */
 function byTask(trials: readonly Trial[]): Trial[][] {
@@ -72,11 +84,12 @@ function score(
   name: string,
   all: readonly Trial[],
   k: number,
-  opts: Required<ScorecardOptions>,
+  opts: Bootstrap,
   grading: GradingScope,
 ): VariantScore {
   const scored = all.filter((t) => t.infra === undefined);
   const setupFailures = all.filter((t) => t.setupFailed === true).length;
+  const tampered = scored.filter((t) => t.tampered !== undefined).length;
   if (scored.length === 0)
     throw new ConfigError(
       `scorecard: no scored trials for variant "${name}" (${all.length} infrastructure failures)`,
@@ -123,6 +136,7 @@ function score(
     ...meanOfReported(scored, "turns", "meanTurns"),
     ...meanReward(scored),
     infraFailures: all.length - scored.length,
+    ...(tampered > 0 ? { tampered } : {}),
     ...(setupFailures > 0 ? { setupFailures } : {}),
     pass1TaskCILo: taskPass.lo,
     pass1TaskCIHi: taskPass.hi,
@@ -138,7 +152,7 @@ function compare(
   variant: string,
   control: string,
   byVariant: Map<string, Trial[]>,
-  opts: Required<ScorecardOptions>,
+  opts: Bootstrap,
 ): Comparison {
   const arm = (v: string) =>
     byVariant
@@ -206,7 +220,13 @@ export function buildScorecard(
     version: 1,
     seed: opts.seed,
     k,
+    ...skippedField(options.skipped),
   };
+}
+
+/** `{skipped}` as the scorecard keeps it (each `{task, reason}`, nothing more), or {} for none. */
+export function skippedField(list: readonly SkippedTask[] = []): Pick<Scorecard, "skipped"> {
+  return list.length === 0 ? {} : { skipped: list.map(({ task, reason }) => ({ task, reason })) };
 }
 
 const GO_ESCAPES: Record<string, string> = {

@@ -1,7 +1,9 @@
 // The text scorecard, byte for byte the original halo eval's Markdown (originals.md §6.6) for the
 // original's fields; our columns (mean turns, pass@k, pass^k, task-resampled intervals, grade errors,
-// judge score, infra and setup failures) are appended only when the scorecard carries them, and
-// infrastructure failures and failed task setups (scored as fails) get lists of their own. Numbers are printed as Go's fmt does (%.1f rounds an exact tie to even).
+// judge score, tampered trials, infra and setup failures) are appended only when the scorecard
+// carries them, and infrastructure failures, failed task setups and tampered trials (both scored as
+// fails) and skipped Harbor tasks get lists of their own. Numbers are printed as Go's fmt does (%.1f
+// rounds an exact tie to even).
 import { goFixed } from "../../compat/go.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
 
@@ -49,6 +51,11 @@ function extras(sc: Scorecard): Extra[] {
       cell: (v) => (v.meanReward === undefined ? "-" : goFixed(v.meanReward, 3)),
     },
     {
+      header: "Tampered",
+      has: (v) => (v.tampered ?? 0) > 0,
+      cell: (v) => `${v.tampered ?? 0}`,
+    },
+    {
       header: "Setup failures",
       has: (v) => (v.setupFailures ?? 0) > 0,
       cell: (v) => `${v.setupFailures ?? 0}`,
@@ -64,6 +71,8 @@ function extras(sc: Scorecard): Extra[] {
 
 const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |\n`;
 const rule = (n: number) => `|${"---|".repeat(n)}\n`;
+/** Text in a table cell or list item: a `|` would end the cell, a line break the row. */
+const cell = (s: string) => s.replaceAll("|", "\\|").replace(/\r?\n|\r/g, "\\n");
 
 /** Our addition under the comparison table: why each `insufficient` verdict is one ("" when none is). */
 export function insufficientList(comparisons: readonly Comparison[]): string {
@@ -107,7 +116,7 @@ export function renderMarkdown(sc: Scorecard): string {
     }
     out += insufficientList(comparisons);
   }
-  return out + infraList(sc) + setupList(sc);
+  return out + infraList(sc) + setupList(sc) + tamperedList(sc) + skippedList(sc);
 }
 
 /** Our list of trials whose task setup failed, each scored as a fail ("" when none). */
@@ -130,4 +139,21 @@ export function infraList(sc: Scorecard): string {
   for (const t of infra)
     out += row([t.variant, t.task, `${t.repeat}`, t.infra!, (t.error ?? "").replaceAll("|", "\\|")]);
   return out;
+}
+
+/** Our list of tampered trials, each scored as a fail, with every path the agent changed ("" when none). */
+export function tamperedList(sc: Scorecard): string {
+  const tampered = (sc.trials ?? []).filter((t: Trial) => t.tampered !== undefined);
+  if (tampered.length === 0) return "";
+  let out = "\n## Tampered trials (scored as fails)\n\n";
+  out += row(["Variant", "Task", "Repeat", "What the agent changed that the verifier relies on"]) + rule(4);
+  for (const t of tampered) out += row([t.variant, t.task, `${t.repeat}`, t.tampered!.map(cell).join("; ")]);
+  return out;
+}
+
+/** Our list of the tasks the run went without, each with its reason ("" when none). */
+export function skippedList(sc: Scorecard): string {
+  const skipped = sc.skipped ?? [];
+  if (skipped.length === 0) return "";
+  return `\n## Skipped tasks (not run)\n\n${skipped.map((s) => `- ${cell(s.task)}: ${cell(s.reason)}\n`).join("")}`;
 }

@@ -39,62 +39,81 @@ export const Grade = z.looseObject({
 });
 export type Grade = z.infer<typeof Grade>;
 
-/** One finished trial: the original's fields, then ours. */
-export const Trial = z.looseObject({
-  task: z.string().min(1),
-  variant: z.string().min(1),
-  repeat: count.describe("the repeat index within task x variant"),
-  pass: z.boolean().describe("the check exited 0 and nothing failed to execute"),
-  costUSD: z.number().min(0),
-  turns: count,
-  wallMs: z.number().min(0).describe("agent wall time in milliseconds"),
-  tokens: count,
-  toolErrors: count,
-  error: z.string().optional().describe("the first failure of the trial, if any"),
-  toolCalls: count.optional(),
-  seed: z
-    .number()
-    .min(0)
-    .optional()
-    .describe(
-      "the newer original's per-trial seed (a uint64: FNV-1a of the suite seed, task and repeat); read, never written",
-    ),
-  grades: z.array(Grade).optional().describe("the task's and suite's graders' results, in order"),
-  graderError: z
-    .string()
-    .optional()
-    .describe("the first grader that gave no verdict, `<grader>: <why>`; the trial does not pass"),
-  version: z.literal(1).optional(),
-  setupFailed: z
-    .literal(true)
-    .optional()
-    .describe("a task setup command failed: the trial is scored as a fail (the original's semantics)"),
-  infra: z
-    .enum(INFRA_KINDS)
-    .optional()
-    .describe("set when the trial failed outside the agent: counted and shown, left out of every rate"),
-  log: z
-    .string()
-    .optional()
-    .describe(
-      "the trial's log (each phase's exit, stdout and stderr), relative to the trials file's directory",
-    ),
-  unreported: z
-    .array(z.enum(METRICS))
-    .optional()
-    .describe("metrics the harness CLI did not report (their values are 0, not measured)"),
-  reward: z
-    .number()
-    .optional()
-    .describe("Harbor tasks: the verifier's reward (reward.txt, or reward.json's), non-binary values kept"),
-  rewards: z.record(z.string(), z.number()).optional().describe("Harbor tasks: every number of reward.json"),
-  tampered: z
-    .array(z.string())
-    .optional()
-    .describe(
-      "Harbor tasks: what the agent changed that the verifier relies on (`K /path: why`, K from docker diff); the trial fails, counted apart",
-    ),
-});
+/**
+ * One finished trial: the original's fields, then ours. A tampered trial is a fail on the agent's
+ * merits: one that says it passed, or that it failed outside the agent (`infra`, left out of every
+ * rate and re-run by --resume), is refused, so every reader scores it alike.
+ */
+export const Trial = z
+  .looseObject({
+    task: z.string().min(1),
+    variant: z.string().min(1),
+    repeat: count.describe("the repeat index within task x variant"),
+    pass: z.boolean().describe("the check exited 0 and nothing failed to execute"),
+    costUSD: z.number().min(0),
+    turns: count,
+    wallMs: z.number().min(0).describe("agent wall time in milliseconds"),
+    tokens: count,
+    toolErrors: count,
+    error: z.string().optional().describe("the first failure of the trial, if any"),
+    toolCalls: count.optional(),
+    seed: z
+      .number()
+      .min(0)
+      .optional()
+      .describe(
+        "the newer original's per-trial seed (a uint64: FNV-1a of the suite seed, task and repeat); read, never written",
+      ),
+    grades: z.array(Grade).optional().describe("the task's and suite's graders' results, in order"),
+    graderError: z
+      .string()
+      .optional()
+      .describe("the first grader that gave no verdict, `<grader>: <why>`; the trial does not pass"),
+    version: z.literal(1).optional(),
+    setupFailed: z
+      .literal(true)
+      .optional()
+      .describe("a task setup command failed: the trial is scored as a fail (the original's semantics)"),
+    infra: z
+      .enum(INFRA_KINDS)
+      .optional()
+      .describe("set when the trial failed outside the agent: counted and shown, left out of every rate"),
+    log: z
+      .string()
+      .optional()
+      .describe(
+        "the trial's log (each phase's exit, stdout and stderr), relative to the trials file's directory",
+      ),
+    unreported: z
+      .array(z.enum(METRICS))
+      .optional()
+      .describe("metrics the harness CLI did not report (their values are 0, not measured)"),
+    reward: z
+      .number()
+      .optional()
+      .describe("Harbor tasks: the verifier's reward (reward.txt, or reward.json's), non-binary values kept"),
+    rewards: z
+      .record(z.string(), z.number())
+      .optional()
+      .describe("Harbor tasks: every number of reward.json"),
+    tampered: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .describe(
+        "Harbor tasks: what the agent changed that the verifier relies on (`K /path: why`, K from docker diff); the trial fails, scored, counted apart",
+      ),
+  })
+  .superRefine((t, ctx) => {
+    if (t.tampered === undefined) return;
+    if (t.pass) ctx.addIssue({ code: "custom", message: "a tampered trial cannot pass", path: ["pass"] });
+    if (t.infra !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        message: "a tampered trial is the agent's fail, not an infrastructure failure",
+        path: ["infra"],
+      });
+  });
 export type Trial = z.infer<typeof Trial>;
 
 /** The original's verdict words, and ours when the evidence is too thin for any (scorecard/verdict.ts). */
@@ -132,7 +151,9 @@ export const VariantScore = z.looseObject({
   infraFailures: count.optional(),
   tampered: count
     .optional()
-    .describe("Harbor tasks: trials whose agent changed what the verifier relies on (each also a fail)"),
+    .describe(
+      "Harbor tasks: trials whose agent changed what the verifier relies on, each a fail in pass@1 (never an infrastructure failure); absent when none",
+    ),
   setupFailures: count.optional().describe("scored trials whose task setup failed (each also a fail)"),
   pass1TaskCILo: rate.optional().describe("pass@1 interval resampling tasks, not trials"),
   pass1TaskCIHi: rate.optional(),
@@ -202,6 +223,13 @@ export const Comparison = z.looseObject({
 });
 export type Comparison = z.infer<typeof Comparison>;
 
+/** A task the run went without (a Harbor task that cannot load or run here) and why, in one line. */
+export const SkippedTask = z.looseObject({
+  task: z.string().min(1),
+  reason: z.string().min(1),
+});
+export type SkippedTask = z.infer<typeof SkippedTask>;
+
 /** A scorecard. The original writes `null` for an empty Go slice, so comparisons and trials may be null. */
 export const Scorecard = z.looseObject({
   suite: z.string(),
@@ -232,6 +260,12 @@ export const Scorecard = z.looseObject({
     .string()
     .optional()
     .describe("with shard: the suite's digest (sha256:...), as the shard header has it"),
+  skipped: z
+    .array(SkippedTask)
+    .optional()
+    .describe(
+      "tasks of a Harbor dataset the run went without, each with its one-line reason; absent when none",
+    ),
 });
 export type Scorecard = z.infer<typeof Scorecard>;
 

@@ -173,6 +173,23 @@ describe("trials JSONL", () => {
       message: 'Cannot load trials "t.jsonl": line 1: Invalid option: expected one of',
     },
     {
+      name: "a tampered trial that passed",
+      text: line({ tampered: ["C /usr/bin/bash: the verifier's interpreter"] }),
+      message: 'Cannot load trials "t.jsonl": line 1: a tampered trial cannot pass at pass',
+    },
+    {
+      name: "a tampered trial marked an infrastructure failure",
+      text: line({ pass: false, tampered: ["A /tests/test.sh: the verifier's own files"], infra: "copy" }),
+      message:
+        'Cannot load trials "t.jsonl": line 1: a tampered trial is the agent\'s fail, not an infrastructure failure at infra',
+    },
+    {
+      name: "an empty tampered list",
+      text: line({ pass: false, tampered: [] }),
+      message:
+        'Cannot load trials "t.jsonl": line 1: Too small: expected array to have >=1 items at tampered',
+    },
+    {
       name: "unknown unreported metric",
       text: line({ unreported: ["mood"] }),
       message: 'Cannot load trials "t.jsonl": line 1: Invalid option: expected one of',
