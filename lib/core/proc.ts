@@ -1,7 +1,7 @@
 // Spawning children. A non-zero exit is a result, not an exception: run() returns the same shape
 // for success and failure, and throws only when the child could not be started. Children get their
 // own process group so a timeout kills the whole tree, and no child outlives us on SIGINT/SIGTERM.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 /** What a finished child did. */
 export interface ProcResult {
@@ -115,4 +115,33 @@ export function run(command: string[], opts: RunOptions = {}): Promise<ProcResul
     if (opts.input !== undefined) child.stdin.end(opts.input);
     else child.stdin.end();
   });
+}
+
+/** A short child run to completion synchronously (a git look-up while a file loads): the same result shape, stdout also as bytes. */
+export function runSync(
+  command: string[],
+  opts: { cwd?: string; timeoutMs?: number; maxOutputBytes?: number } = {},
+): ProcResult & { stdoutBytes: Buffer } {
+  const [file, ...args] = command;
+  if (file === undefined) throw new ProcError("Cannot start an empty command", command);
+  const started = performance.now();
+  const r = spawnSync(file, args, {
+    cwd: opts.cwd,
+    timeout: opts.timeoutMs ?? 60_000,
+    maxBuffer: opts.maxOutputBytes ?? 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === "ENOENT")
+    throw new ProcError(`Cannot start "${file}": ${r.error.message}`, command, { cause: r.error });
+  const out = r.stdout ?? Buffer.alloc(0);
+  return {
+    command,
+    exitCode: r.status,
+    signal: r.signal ?? null,
+    stdout: out.toString("utf8"),
+    stdoutBytes: out,
+    stderr: (r.stderr ?? Buffer.alloc(0)).toString("utf8"),
+    durationMs: performance.now() - started,
+    timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT",
+  };
 }
