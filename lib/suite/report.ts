@@ -1,7 +1,9 @@
 // The task-suite report (`agent-eval suite --report FILE.html`): first a forest plot of each
 // variant's pass rate and its paired difference from the control, with the intervals, verdict,
 // cost and latency beside it; then the per-task matrix (task x variant, report-matrix.ts: a dot per
-// repeat linking to its log, or past DENSE_TRIALS a count per cell with only the failures linked); then the rest of the scorecard and the infrastructure failures. Every
+// repeat linking to its log, or past DENSE_TRIALS a count per cell with only the failures linked); then
+// the rest of the scorecard, the infrastructure failures, and (report-harbor.ts) tampered trials and
+// skipped tasks when there are any. Every
 // figure is read from the scorecard as built by lib/suite/scorecard/index.ts, never recomputed, except the
 // matrix counts, which come from the trials themselves.
 import { ConfigError } from "../core/errors.ts";
@@ -10,6 +12,7 @@ import { attrs, type Html, html, num, page, safeHref, section } from "../report/
 import { axisCell, barCell, intervalCell, type Scale, type Tone, ticks } from "../report/svg.ts";
 import type { TrendRow } from "./history.ts";
 import { gateSection, trendSection } from "./report-gate.ts";
+import { skippedSection, tamperedSection } from "./report-harbor.ts";
 import { isDense, type MatrixForm, matrix } from "./report-matrix.ts";
 import { LOCAL_MARK } from "./scorecard/markdown.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./scorecard/schema.ts";
@@ -133,11 +136,13 @@ function details(sc: Scorecard): Html {
     const value = v[field];
     return typeof value === "number" ? num({ metric: field, variant: v.name }, value, fmt(value)) : "–";
   };
+  // Tampered trials are counted apart only where there are any (Harbor tasks); absent means none.
+  const tampered = sc.variants.some((v) => v.tampered !== undefined);
   const rows = sc.variants.map(
     (v) =>
-      html`<tr><th scope="row">${v.name}</th><td class="n">${num({ metric: "trials", variant: v.name }, v.trials, int(v.trials))}</td><td class="n">${opt(v, "tasks", int)}</td><td class="n">${opt(v, "passAtK", pct)}</td><td class="n">${opt(v, "passHatK", pct)}</td><td class="n">${opt(v, "meanTurns", (x) => x.toFixed(1))}</td><td class="n">${num({ metric: "tokens", variant: v.name }, v.tokens, int(v.tokens))}</td><td class="n">${num({ metric: "toolErrors", variant: v.name }, v.toolErrors, int(v.toolErrors))}</td><td class="n">${num({ metric: "errors", variant: v.name }, v.errors, int(v.errors))}</td><td class="n">${opt(v, "infraFailures", int)}</td><td class="n">${opt(v, "wallMeanMs", secs)}</td></tr>`,
+      html`<tr><th scope="row">${v.name}</th><td class="n">${num({ metric: "trials", variant: v.name }, v.trials, int(v.trials))}</td><td class="n">${opt(v, "tasks", int)}</td><td class="n">${opt(v, "passAtK", pct)}</td><td class="n">${opt(v, "passHatK", pct)}</td><td class="n">${opt(v, "meanTurns", (x) => x.toFixed(1))}</td><td class="n">${num({ metric: "tokens", variant: v.name }, v.tokens, int(v.tokens))}</td><td class="n">${num({ metric: "toolErrors", variant: v.name }, v.toolErrors, int(v.toolErrors))}</td><td class="n">${num({ metric: "errors", variant: v.name }, v.errors, int(v.errors))}</td><td class="n">${opt(v, "infraFailures", int)}</td>${tampered ? html`<td class="n">${num({ metric: "tampered", variant: v.name }, v.tampered ?? 0, int(v.tampered ?? 0))}</td>` : ""}<td class="n">${opt(v, "wallMeanMs", secs)}</td></tr>`,
   );
-  return html`<table><thead><tr><th>Variant</th><th class="n">Trials</th><th class="n">Tasks</th><th class="n">pass@${k ?? "k"}</th><th class="n">pass^${k ?? "k"}</th><th class="n">Mean turns</th><th class="n">Tokens</th><th class="n">Tool errors</th><th class="n">Errors</th><th class="n">Infra failures</th><th class="n">Wall mean</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<table><thead><tr><th>Variant</th><th class="n">Trials</th><th class="n">Tasks</th><th class="n">pass@${k ?? "k"}</th><th class="n">pass^${k ?? "k"}</th><th class="n">Mean turns</th><th class="n">Tokens</th><th class="n">Tool errors</th><th class="n">Errors</th><th class="n">Infra failures</th>${tampered ? html`<th class="n">Tampered</th>` : ""}<th class="n">Wall mean</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function defaultLog(t: Trial): string | undefined {
@@ -209,6 +214,8 @@ export function renderSuiteReportHtml(
       infra(trials, logHref),
       "Counted and shown, left out of every rate.",
     ),
+    tamperedSection(trials, logHref),
+    skippedSection(scorecard),
   ];
   // A --local run had no isolation: say so above everything, in the Markdown scorecard's words.
   const local =

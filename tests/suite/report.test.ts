@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { goFixed } from "../../lib/compat/go.ts";
 import { renderSuiteReportHtml } from "../../lib/suite/report.ts";
 import { CHUNK, DENSE_TRIALS } from "../../lib/suite/report-matrix.ts";
-import type { Scorecard, Trial } from "../../lib/suite/scorecard/index.ts";
+import { buildScorecard, type Scorecard, type Trial } from "../../lib/suite/scorecard/index.ts";
 import {
   ARTIFACTS,
   bodyBackground,
@@ -150,6 +150,57 @@ describe("suite report in Chromium", () => {
       }
     }
   });
+});
+
+test("tampered trials and skipped tasks in Chromium: their sections shown, the count per variant, nothing run", async () => {
+  const base = generateSuite({
+    tasks: 6,
+    variants: ["control", "harbor"],
+    repeats: 2,
+    seed: 5,
+    infraRate: 0,
+  });
+  const path = "A /usr/local/bin/<script>document.title='x'</script>: shadows a program";
+  // The harbor variant's first two trials were tampered: each a fail whatever the verifier said.
+  const trials = base.trials.map((t, i) =>
+    t.variant === "harbor" && i < 4 ? { ...t, pass: false, tampered: [path], error: "tampered: ..." } : t,
+  );
+  const skipped = [{ task: "<compose>", reason: "environment/docker-compose.yaml: not here" }];
+  const scorecard = buildScorecard("nightly <core>", "control", ["control", "harbor"], trials, {
+    iterations: 400,
+    skipped,
+  });
+  const opened = await browser.open(renderSuiteReportHtml(scorecard, trials));
+  const { page } = opened;
+  const text = (sel: string) => page.$$eval(sel, (els) => els.map((el) => el.textContent));
+  expect({
+    sections: await renderedSections(page),
+    tampered: (await shownMetrics(page))
+      .filter((m) => m.metric === "tampered")
+      .map(({ row: _row, ...m }) => m),
+    paths: await text("[data-section=tampered] code"),
+    skipped: await text("[data-skipped]"),
+    title: await page.title(),
+    scripts: await page.$$eval("script", (els) => els.length),
+    foreign: opened.foreign,
+    errors: opened.errors,
+  }).toEqual({
+    sections: ["forest", "matrix", "details", "infra", "tampered", "skipped"].map((id) => ({
+      id,
+      visible: true,
+    })),
+    tampered: [
+      { metric: "tampered", variant: "control", value: 0, text: "0" },
+      { metric: "tampered", variant: "harbor", value: 2, text: "2" },
+    ],
+    paths: [path, path],
+    skipped: ["<compose>environment/docker-compose.yaml: not here"],
+    title: "Eval scorecard: nightly <core>",
+    scripts: 0,
+    foreign: [],
+    errors: [],
+  });
+  await page.close();
 });
 
 describe("suite report past DENSE_TRIALS: counts per cell, links only for what did not pass", () => {

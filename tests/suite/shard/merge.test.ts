@@ -10,7 +10,7 @@ import { run } from "../../../lib/core/proc.ts";
 import { writeReport } from "../../../lib/suite/cmd.ts";
 import { finishRelease, releaseExit, releaseText } from "../../../lib/suite/gate-cmd.ts";
 import { mergeShards } from "../../../lib/suite/merge.ts";
-import { suiteJobs } from "../../../lib/suite/run.ts";
+import { scoreSuite, suiteJobs } from "../../../lib/suite/run.ts";
 import { renderMarkdown, type Scorecard, scorecardJson } from "../../../lib/suite/scorecard/index.ts";
 import { headerLine, shardHeader, shardJobs } from "../../../lib/suite/shard.ts";
 import { tempDir } from "../../support/tmp.ts";
@@ -168,6 +168,53 @@ describe("more shards than trials", () => {
     }).toEqual({
       empty: 6,
       same: true,
+    });
+  });
+});
+
+describe("tampered trials", () => {
+  test("carried through 4 shards: the merged scorecard, Markdown and HTML name them as the whole run's", async () => {
+    const suite = loadSuite(suitePath);
+    const paths = ["C /usr/bin/bash: the verifier's interpreter"];
+    // The fixer's t1 trials were tampered: fails, scored, counted apart, whatever the verifier said.
+    const trials = whole.scorecard.trials!.map((t) =>
+      t.variant === "fixer" && t.task === "t1"
+        ? { ...t, pass: false, tampered: paths, error: `tampered: ${paths[0]}` }
+        : t,
+    );
+    const byId = new Map(trials.map((t) => [`${t.task}/${t.variant}#${t.repeat}`, t]));
+    const into = join(dir.path, "tampered");
+    mkdirSync(into, { recursive: true });
+    const files = Array.from({ length: 4 }, (_, index) => {
+      const shard = { index, count: 4 };
+      const lines = shardJobs(suiteJobs(suite), shard).map(
+        (j) => `${JSON.stringify(byId.get(`${j.task.id}/${j.variant.name}#${j.repeat}`))}\n`,
+      );
+      const path = join(into, `shard-${index}.jsonl`);
+      writeFileSync(path, headerLine(shardHeader(suite, shard, 3, true)) + lines.join(""));
+      return path;
+    });
+    const expected = scoreSuite(suite, trials, { seed: 3, local: true });
+    const html = join(into, "report.html");
+    const md = await merge([suitePath, ...files, "--report", html]);
+    const report = readFileSync(html, "utf8");
+    expect({
+      json: scorecardJson(mergeShards(suite, files).scorecard) === scorecardJson(expected),
+      counts: expected.variants.map((v) => [v.name, v.tampered, v.infraFailures]),
+      md: md.stdout === renderMarkdown(expected),
+      listed: md.stdout.slice(md.stdout.indexOf("## Tampered")).split("\n").slice(4, 6),
+      html: ['data-tampered="t1/fixer/0"', 'data-tampered="t1/fixer/1"'].map((a) => report.includes(a)),
+      exit: md.exitCode,
+    }).toEqual({
+      json: true,
+      counts: [
+        ["control", undefined, 2],
+        ["fixer", 2, 2],
+      ],
+      md: true,
+      listed: [`| fixer | t1 | 0 | ${paths[0]} |`, `| fixer | t1 | 1 | ${paths[0]} |`],
+      html: [true, true],
+      exit: 0,
     });
   });
 });
