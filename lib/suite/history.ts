@@ -2,12 +2,11 @@
 // halo eval's line format ({time, kind: "offline", suite, gate, variants}; its online readings,
 // kind "online", are read and kept but carry no suite trend). Appended atomically under a lock (the
 // whole file rewritten through a temp file and a rename), and read back as a trend of the last runs.
-import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError } from "../core/errors.ts";
 import { withFileLock, writeFileAtomic } from "../core/fsx.ts";
 import { parseJsonl } from "../core/jsonl.ts";
 import { pct } from "../report/format.ts";
+import { DATA, readInputIfAny } from "./input.ts";
 import { GateResult, type Scorecard } from "./scorecard/schema.ts";
 
 /** One history line; the original's fields, then our `version`. */
@@ -34,14 +33,9 @@ export function historyJsonSchema(): unknown {
   return z.toJSONSchema(HistoryLine);
 }
 
-/** A history file's text; a missing one is empty. */
+/** A history file's text (regular, capped, not a link: CI often restores it from a cache); a missing one is empty. */
 function readHistory(path: string): string {
-  if (!existsSync(path)) return "";
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`Cannot read history "${path}": ${(error as Error).message}`, { cause: error });
-  }
+  return readInputIfAny(path, "history", DATA) ?? "";
 }
 
 const parseHistory = (text: string, path: string) =>

@@ -4,10 +4,10 @@
 // shard complete. Anything else is refused with one line naming the file (exit 2 at the edge). The
 // trials are put back in job order, infrastructure failures included, and scored by run.ts's
 // scoreSuite: the scorecard depends on the set of trials only, never on which shard ran what or when.
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ConfigError, messageOf } from "../core/errors.ts";
 import { type Shard, shardLabel } from "../core/shard.ts";
+import { DATA, inputProblem, readInputBytes } from "./input.ts";
 import { scoreSuite, suiteJobs } from "./run.ts";
 import type { Scorecard, Trial } from "./scorecard/index.ts";
 import { dealJobs, jobId, parseTrialsText, type ShardHeader, suiteDigest, trialKey } from "./shard.ts";
@@ -56,9 +56,10 @@ export function mergeShards(suite: Suite, files: readonly string[], seed?: numbe
     const cannot = (why: string) => refuse(`Cannot merge "${file}": ${why}`);
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      // A shard's file is what a machine we do not control sent: regular, capped, not a link.
+      text = readInputBytes(file, DATA).toString("utf8");
     } catch (error) {
-      throw cannot((error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : messageOf(error));
+      throw cannot(inputProblem(error, DATA.maxBytes));
     }
     let parsed: ReturnType<typeof parseTrialsText>;
     try {

@@ -4,10 +4,11 @@
 // wins, and a trial that is no job of the suite refuses the resume (it is another suite's file).
 // Without --resume an existing file is refused with one line, never silently overwritten. A shard's
 // file keeps its header line (shard.ts) through a resume, and resumes only under the same header.
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
+import { DATA, readInputIfAny } from "./input.ts";
 import type { Trial } from "./scorecard/index.ts";
 import { headerLine, parseTrialsText, type ShardHeader, trialKey } from "./shard.ts";
 
@@ -26,17 +27,13 @@ export function resumeTrials(
   header?: ShardHeader,
 ): Map<string, Trial> {
   const kept = new Map<string, Trial>();
-  if (!existsSync(path)) {
+  // Regular, capped, not a link: a retried pod reads what a shared volume holds.
+  const text = readInputIfAny(path, "trials", DATA);
+  if (text === undefined) {
     // A first attempt under --resume (a retried pod, a CI re-run): the shard's header still goes
     // first, or merge would refuse the file as no shard's.
     if (header !== undefined) startTrials(path, header);
     return kept;
-  }
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`Cannot resume from "${path}": ${(error as Error).message}`, { cause: error });
   }
   // A crash can leave the last line unterminated and cut: it is not a finished trial.
   const end = text.lastIndexOf("\n");

@@ -2,11 +2,13 @@
 // keys refused, as Go's yaml.v3 did), and every refusal is one ConfigError line
 // `<file>:<line>:<col>: <task id|suite name>: <field>: <what was expected>`. Scalars written for a
 // string field keep their source text (`version: 2.10` is "2.10"), as the Go decoder did.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { type Document, isMap, isPair, isScalar, LineCounter, type Node, parseDocument, visit } from "yaml";
 import type { z } from "zod";
+import { ConfinedPathError } from "../core/confined.ts";
 import { ConfigError } from "../core/errors.ts";
+import { CONFIG, inputProblem, readInputBytes } from "./input.ts";
 
 /** A parsed YAML file: plain data plus what is needed to point at a line. */
 export interface YamlSource {
@@ -21,16 +23,24 @@ export interface YamlSource {
  * "variants.version") whose plain scalars stay strings. A null value counts as an absent key.
  */
 export function readYaml(path: string, stringKeys: ReadonlySet<string>): YamlSource {
+  let bytes: Buffer;
+  try {
+    // A regular file only (a FIFO is refused without blocking), capped: ./input.ts.
+    bytes = readInputBytes(path, CONFIG);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = error instanceof ConfinedPathError ? error.reason : undefined;
+    if (reason === "missing" || code === "ENOENT" || code === "ENOTDIR")
+      throw new ConfigError(`${path}: no such file`);
+    if (reason === "not-regular") throw new ConfigError(`${path}: not a file`);
+    if (reason !== undefined) throw new ConfigError(`${path}: ${inputProblem(error, CONFIG.maxBytes)}`);
+    throw new ConfigError(`${path}: cannot read: ${code ?? (error as Error).message}`);
+  }
   let text: string;
   try {
-    if (!statSync(path).isFile()) throw new ConfigError(`${path}: not a file`);
-    text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new ConfigError(`${path}: no such file`);
-    if (error instanceof TypeError) throw new ConfigError(`${path}: not valid UTF-8`);
-    throw new ConfigError(`${path}: cannot read: ${code ?? (error as Error).message}`);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ConfigError(`${path}: not valid UTF-8`);
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: false });

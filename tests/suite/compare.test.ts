@@ -264,8 +264,7 @@ describe("agent-eval compare", () => {
       name: "no such file",
       args: () => [join(dir.path, "none.json"), head],
       exitCode: 3,
-      stderr: () =>
-        `Cannot read scorecard "${join(dir.path, "none.json")}": ENOENT: no such file or directory, open '${join(dir.path, "none.json")}'`,
+      stderr: () => `Cannot read scorecard "${join(dir.path, "none.json")}": no such file`,
     },
     {
       name: "a report in no directory",

@@ -5,10 +5,11 @@
 // A driver does not know whether the CLI runs in a container or on the host, and never sees a
 // secret: the API key travels by NAME (AgentCommand.secretEnv) and the runner injects the value into
 // the exec environment only (never argv, never a file). Per-CLI details live in lib/suite/agents/<cli>.ts.
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { ConfigError, messageOf } from "../../core/errors.ts";
+import { ConfigError } from "../../core/errors.ts";
 import { writeFileAtomic } from "../../core/fsx.ts";
+import { CONFIG, readInput } from "../input.ts";
 import type { HarnessName } from "../suite.ts";
 import { settingsObject } from "./_common.ts";
 import { nop, oracle } from "./builtin.ts";
@@ -56,13 +57,7 @@ export function secretValues(inv: AgentCommand, from: NodeJS.ProcessEnv): Record
 
 /** Reads a variant's settings file: a JSON object. */
 export function readSettings(path: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    throw new ConfigError(`Cannot read settings "${path}": ${messageOf(e)}`, { cause: e });
-  }
-  return settingsObject(text, `"${path}"`);
+  return settingsObject(readInput(path, "settings", CONFIG), `"${path}"`);
 }
 
 /** Creates an AgentCommand's dirs and files on this machine (the local runner; Docker copies them in). */

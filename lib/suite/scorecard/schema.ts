@@ -2,10 +2,10 @@
 // Both are supersets of the original halo eval's (originals.md §6.3, §6.6): its field names kept, in
 // its order, so a scorecard it wrote parses unchanged; fields the rich original adds, and any we do
 // not know, are kept as they are (loose objects). Ours are optional and follow the original's.
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.ts";
 import { firstIssue, parseJsonl } from "../../core/jsonl.ts";
+import { DATA, readInput } from "../input.ts";
 
 const count = z.number().int().min(0);
 const rate = z.number().min(0).max(1);
@@ -279,12 +279,9 @@ export function scorecardJsonSchema(): unknown {
   return z.toJSONSchema(Scorecard);
 }
 
+/** A scorecard or trials file some run wrote: regular, capped, not a link (../input.ts). */
 function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`Cannot read ${what} "${path}": ${(error as Error).message}`, { cause: error });
-  }
+  return readInput(path, what, DATA);
 }
 
 /** Reads a scorecard JSON file; ConfigError naming the file and the field when it is not one. */

@@ -444,7 +444,11 @@ describe("runner helpers", () => {
   });
 
   test.each([
-    { name: "missing file", content: undefined, message: /^Cannot read settings ".*settings.json": ENOENT/ },
+    {
+      name: "missing file",
+      content: undefined,
+      message: /^Cannot read settings ".*settings.json": no such file$/,
+    },
     { name: "bad JSON", content: "{", message: /^Cannot read settings ".*settings.json": / },
     {
       name: "a string",
