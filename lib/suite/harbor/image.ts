@@ -1,17 +1,22 @@
-// A Harbor task's environment image: environment/Dockerfile built with the local engine, offline
-// (`--network none`, no pull), tagged `proctor-harbor:<content hash>` so it is built once and reused
-// by every trial and run while its inputs hold. The hash covers the Dockerfile as built (after
-// --image-map), every file of the build context and the base images' ids. A FROM image that is not
-// on this machine is one line naming it before anything is built. The agent layer is agent-image.ts.
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// A Harbor task's environment image. task.toml's docker_image when that image is on this machine;
+// else environment/Dockerfile, built with the engine's own network (`--offline`: `--network none`),
+// tagged `proctor-harbor:<content hash>` so it is built once and reused by every trial and run while
+// its inputs hold. The hash covers the Dockerfile as built (after --image-map), every file of the
+// build context and the base images' ids. Nothing is pulled: what cannot be had here (a FROM image,
+// or a docker_image without a Dockerfile, not on this machine; a heredoc without BuildKit) is a
+// HarborRefusal before anything is built; a failed build is one line naming the step (build-log.ts).
+// The agent layer is agent-image.ts; the docker build itself is builder.ts.
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { ConfigError, ToolError } from "../../core/errors.ts";
-import { withFileLock } from "../../core/fsx.ts";
+import { ToolError } from "../../core/errors.ts";
 import { sha256FileSync, sha256Hex } from "../../core/hash.ts";
-import type { ProcResult } from "../../core/proc.ts";
-import { type DockerCall, tail } from "../../isolation/docker/engine.ts";
+import type { DockerCall } from "../../isolation/docker/engine.ts";
+import { buildFailure, failedStep } from "./build-log.ts";
+import { type BuildOptions, buildOnce, buildOptionsOf, hasBuildKit } from "./builder.ts";
+import { HarborRefusal } from "./refusal.ts";
 import type { HarborTask } from "./task.ts";
+
+export { type BuildOptions, buildOnce, setBuildOptions } from "./builder.ts";
 
 /** Bump when the way an image is built changes in a way its inputs do not show. */
 const RECIPE = 1;
@@ -75,6 +80,26 @@ export function mapDockerfile(text: string, map: ImageMap): { text: string; base
   return { text: lines.join("\n"), bases };
 }
 
+/**
+ * The 1-based line of the first RUN, COPY or ADD with a heredoc (`RUN <<EOF`, `COPY <<-"EOF" /f`),
+ * which only BuildKit reads; undefined when there is none. Continuation lines count with their
+ * instruction; comments do not.
+ */
+export function heredocLine(text: string): number | undefined {
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const start = i;
+    let instruction = lines[i]!;
+    while (/\\\s*$/.test(lines[i]!) && i + 1 < lines.length) instruction += `\n${lines[++i]}`;
+    if (
+      /^\s*(RUN|COPY|ADD)\s/i.test(instruction) &&
+      /<<-?\s*["']?[A-Za-z_][A-Za-z0-9_]*["']?/.test(instruction)
+    )
+      return start + 1;
+  }
+  return undefined;
+}
+
 /** The id of a local image, or null when it is not on this machine. */
 export async function imageId(call: DockerCall, ref: string): Promise<string | null> {
   const r = await call(["image", "inspect", "--format", "{{.Id}}", ref], { timeoutMs: 60_000 });
@@ -98,6 +123,55 @@ export function contextListing(dir: string): string[] {
   return out.sort();
 }
 
+/** How a task's environment image is had: an image here, or a Dockerfile to build (its bases here). */
+export type ImagePlan =
+  | { kind: "image"; tag: string }
+  | { kind: "build"; dockerfile: string; text: string; ids: string[] };
+
+/**
+ * How `task`'s image is had, before anything is built: docker_image (after --image-map) when that
+ * image is here, else the Dockerfile. HarborRefusal (not broken: this machine lacks it) for a lone
+ * docker_image or a FROM image not here, or a heredoc without BuildKit.
+ */
+export async function planTaskImage(
+  call: DockerCall,
+  task: HarborTask,
+  map: ImageMap,
+  o: BuildOptions = buildOptionsOf(task),
+): Promise<ImagePlan> {
+  const h = task.harbor;
+  const named = h.config.dockerImage;
+  const ref = named === undefined ? undefined : (map.get(named) ?? named);
+  if (ref !== undefined && (await imageId(call, ref)) !== null) return { kind: "image", tag: ref };
+  if (!h.dockerfile)
+    throw new HarborRefusal(
+      task.path,
+      `environment.docker_image: "${ref}" is not on this machine and there is no environment/Dockerfile to build it; load it (docker pull ${ref}) or map it with --image-map ${named}=LOCAL`,
+      { broken: false, verb: "run" },
+    );
+  const dockerfile = h.dockerfile;
+  const { text, bases } = mapDockerfile(readFileSync(dockerfile, "utf8"), map);
+  const heredoc = heredocLine(text);
+  if (heredoc !== undefined && !(o.buildkit ?? (await hasBuildKit(call))))
+    throw new HarborRefusal(
+      dockerfile,
+      `line ${heredoc}: a heredoc (RUN <<EOF) needs BuildKit, and this Docker client has none (docker buildx version fails); install the buildx plugin or write the step without a heredoc`,
+      { broken: false, verb: "build" },
+    );
+  const ids: string[] = [];
+  for (const b of bases) {
+    const id = await imageId(call, b.ref);
+    if (id === null)
+      throw new HarborRefusal(
+        dockerfile,
+        `FROM image "${b.ref}" (line ${b.line}) is not on this machine; load it (docker pull ${b.ref}) or map it with --image-map ${b.ref}=LOCAL`,
+        { broken: false, verb: "build" },
+      );
+    ids.push(id);
+  }
+  return { kind: "build", dockerfile, text, ids };
+}
+
 /** One environment image. */
 export interface TaskImage {
   tag: string;
@@ -108,95 +182,41 @@ export interface TaskImage {
 const building = new Map<string, Promise<TaskImage>>();
 
 /**
- * The task's environment image, built or reused. ConfigError (one line) for a FROM image that is not
- * here or a docker_image that is not here; ToolError for a failed build (its last lines).
+ * The task's environment image, built or reused (planTaskImage says which). HarborRefusal for what
+ * this machine cannot give; ToolError, one line naming the Dockerfile and the failing step, for a
+ * failed build.
  */
-export async function taskImage(call: DockerCall, task: HarborTask, map: ImageMap): Promise<TaskImage> {
+export async function taskImage(
+  call: DockerCall,
+  task: HarborTask,
+  map: ImageMap,
+  o: BuildOptions = buildOptionsOf(task),
+): Promise<TaskImage> {
   const started = performance.now();
-  const h = task.harbor;
-  if (!h.dockerfile) {
-    const ref = map.get(h.config.dockerImage!) ?? h.config.dockerImage!;
-    if ((await imageId(call, ref)) === null)
-      throw new ConfigError(
-        `Cannot use image "${ref}" of Harbor task "${task.path}": not on this machine (load it, or map it with --image-map ${h.config.dockerImage}=LOCAL)`,
-      );
-    return { tag: ref, reused: true, ms: performance.now() - started };
-  }
-  const written = readFileSync(h.dockerfile, "utf8");
-  const { text, bases } = mapDockerfile(written, map);
-  const ids: string[] = [];
-  for (const b of bases) {
-    const id = await imageId(call, b.ref);
-    if (id === null)
-      throw new ConfigError(
-        `Cannot build Harbor task "${h.dockerfile}": FROM image "${b.ref}" (line ${b.line}) is not on this machine; load it or map it with --image-map ${b.ref}=LOCAL`,
-      );
-    ids.push(id);
-  }
-  const content = sha256Hex(JSON.stringify({ RECIPE, text, ids, files: contextListing(h.environmentDir) }));
+  const plan = await planTaskImage(call, task, map, o);
+  if (plan.kind === "image") return { tag: plan.tag, reused: true, ms: performance.now() - started };
+  const cannot = `Cannot build Harbor task "${plan.dockerfile}"`;
+  const context = task.harbor.environmentDir;
+  const { text, ids } = plan;
+  const content = sha256Hex(JSON.stringify({ RECIPE, text, ids, files: contextListing(context) }));
   const tag = `${TASK_IMAGE_REPO}:${content.slice(0, 16)}`;
   const first = building.get(tag);
   // The first trial of this process builds (or finds) it; every later one reuses that.
   if (first) return { ...(await first), reused: true, ms: performance.now() - started };
-  const p = build(call, {
-    tag,
-    text,
-    context: h.environmentDir,
-    timeoutMs: h.config.buildTimeoutMs,
-    started,
+  const timeoutMs = task.harbor.config.buildTimeoutMs;
+  const p = buildOnce(call, tag, { dockerfile: text, context, timeoutMs, ...o }).then((r) => {
+    if (r?.timedOut) {
+      const at = failedStep(r.stdout, r.stderr);
+      const where = at ? ` in step ${at.step} (${at.instruction})` : "";
+      throw new ToolError(
+        `${cannot}: timed out after ${timeoutMs / 1000}s${where} (environment.build_timeout_sec)`,
+        1,
+      );
+    }
+    if (r !== null && r.exitCode !== 0) throw new ToolError(`${cannot}: ${buildFailure(r)}`, 1);
+    return { tag, reused: r === null, ms: performance.now() - started };
   });
   building.set(tag, p);
   p.catch(() => building.delete(tag));
   return p;
-}
-
-async function build(
-  call: DockerCall,
-  o: { tag: string; text: string; context: string; timeoutMs: number; started: number },
-): Promise<TaskImage> {
-  const done = (reused: boolean) => ({ tag: o.tag, reused, ms: performance.now() - o.started });
-  const r = await buildOnce(call, o.tag, { dockerfile: o.text, context: o.context, timeoutMs: o.timeoutMs });
-  if (r === null) return done(true);
-  if (r.timedOut) throw new ToolError(`Cannot build ${o.tag}: timed out after ${o.timeoutMs / 1000}s`, 1);
-  if (r.exitCode !== 0) throw new ToolError(`Cannot build ${o.tag}: ${tail(r.stderr || r.stdout)}`, 1);
-  return done(false);
-}
-
-/**
- * Builds `tag` offline (`--network none`, labelled proctor.harbor=1) unless the engine has it; null
- * when it does. Two runs at once would build the same image twice, so the second waits on a file
- * lock and reuses it. The Dockerfile (and `files`) go to a fresh directory, the build context
- * unless `context` names another.
- */
-export async function buildOnce(
-  call: DockerCall,
-  tag: string,
-  o: { dockerfile: string; files?: Record<string, string>; context?: string; timeoutMs: number },
-): Promise<ProcResult | null> {
-  if ((await imageId(call, tag)) !== null) return null;
-  return withFileLock(join(tmpdir(), `${tag.replace(/[^A-Za-z0-9]/g, "-")}.lock`), async () => {
-    if ((await imageId(call, tag)) !== null) return null;
-    const scratch = mkdtempSync(join(tmpdir(), "proctor-harbor-build-"));
-    try {
-      const dockerfile = join(scratch, "Dockerfile");
-      writeFileSync(dockerfile, o.dockerfile);
-      for (const [name, text] of Object.entries(o.files ?? {})) writeFileSync(join(scratch, name), text);
-      return await call(
-        [
-          "build",
-          "-q",
-          "--network",
-          "none",
-          "--label",
-          "proctor.harbor=1",
-          "-t",
-          tag,
-          ...(o.context !== undefined ? ["-f", dockerfile, o.context] : [scratch]),
-        ],
-        { env: { ...(process.env as Record<string, string>), DOCKER_BUILDKIT: "0" }, timeoutMs: o.timeoutMs },
-      );
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  });
 }
