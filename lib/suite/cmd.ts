@@ -8,7 +8,7 @@
 import type { ArgsDef } from "citty";
 import type { ToolEdge } from "../core/cli.ts";
 import { ConfigError, ToolError } from "../core/errors.ts";
-import { numberFlag, repeatable } from "../core/flags.ts";
+import { flagValues, numberFlag, repeatable } from "../core/flags.ts";
 import { createLogger } from "../core/log.ts";
 import { Progress, progressMode } from "../core/progress.ts";
 import { parseShard, shardLabel } from "../core/shard.ts";
@@ -20,6 +20,8 @@ import { LOCAL_WARNING, localRunner } from "../isolation/local.ts";
 import { BASE_IMAGE, imageOf, resolveBaseImage } from "./agents/image.ts";
 import { DRIVERS } from "./agents/index.ts";
 import { GATE_ARGS, type GateFlags, parseGateFlags, prepareRelease } from "./gate-cmd.ts";
+import { parseImageMap, setBuildOptions } from "./harbor/image.ts";
+import { keep, skipByImages, skipByNetwork } from "./harbor/preflight.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
 import { publishRun } from "./publish.ts";
 import { checkTrialsFile } from "./resume.ts";
@@ -61,6 +63,7 @@ export const SUITE_ARGS = {
     type: "string",
     description: "REF=LOCAL: Harbor tasks build FROM REF with the local image LOCAL (repeatable)",
   }),
+  offline: bool("Harbor tasks: build environment images with --network none (air-gapped machines)"),
   shard: str("run only shard K/N of the trials (K 0-based), to merge with `agent-eval suite merge`"),
   ...GATE_ARGS,
 } as const satisfies ArgsDef;
@@ -83,6 +86,7 @@ export interface SuiteFlags extends GateFlags {
   "model-url"?: string;
   tasks?: string;
   "image-map"?: string | string[];
+  offline?: boolean;
   shard?: string;
 }
 
@@ -143,6 +147,7 @@ export function parseFlags(f: SuiteFlags) {
     scorecard: f.scorecard,
     report: f.report,
     tasks: f.tasks,
+    offline: f.offline === true,
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
     release: parseGateFlags(f),
   };
@@ -167,9 +172,12 @@ export function trialWord(t: Trial): string {
 export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const o = parseFlags(flags);
   const log = createLogger("agent-eval");
-  const suite = prepareRelease(loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {}), o.release);
+  let suite = prepareRelease(loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {}), o.release);
   const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
   checkTrialsFile(trialsFile, o.resume);
+  // Harbor tasks this run cannot serve are set aside (suite.skipped, for the scorecard); a shard keeps
+  // them, as suite merge (which knows no machine) must see the suite its shards ran.
+  if (!o.shard) suite = keep(suite, skipByNetwork(suite.tasks, o.network));
   // Harbor tasks: --image-map, the suite's reward_threshold and timeouts, and --cpus/--memory only
   // when given (else each task's own task.toml timeouts and resources).
   const harbor = prepareHarbor(suite.tasks, {
@@ -199,6 +207,13 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   if (o.local) log.warn(LOCAL_WARNING);
   else {
     await checkEngine(dockerCli());
+    const build = { offline: o.offline, runId };
+    setBuildOptions(suite.tasks, build);
+    if (!o.shard)
+      suite = keep(
+        suite,
+        await skipByImages(dockerCli(), suite.tasks, parseImageMap(flagValues(flags["image-map"])), build),
+      );
     if (suite.variants.some((v) => imageOf(v) === BASE_IMAGE)) base = await resolveBaseImage(dockerCli());
     if (o.passEnv.length > 0)
       log.warn(
@@ -272,7 +287,13 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
       );
     else {
       exit = await publishRun(
-        { suite, scorecard, trials, logBase: trialsFile, internet: harbor.internet },
+        {
+          suite,
+          scorecard,
+          trials,
+          logBase: trialsFile,
+          internet: harbor.internet.filter((id) => suite.tasks.some((t) => t.id === id)),
+        },
         o,
         log,
       );

@@ -114,7 +114,11 @@ export function scoreSuite(
     suite.control,
     suite.variants.map((v) => v.name),
     trials,
-    { seed: opts.seed ?? 1, ...(suite.k !== undefined ? { k: suite.k } : {}) },
+    {
+      seed: opts.seed ?? 1,
+      ...(suite.k !== undefined ? { k: suite.k } : {}),
+      ...(suite.skipped !== undefined ? { skipped: suite.skipped } : {}),
+    },
   );
   scorecard.runner = opts.local ? "local" : "docker";
   const judge = judgeInfo(trials, suite.judge);

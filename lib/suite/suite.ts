@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { GateFile } from "./gate.ts";
 import { type AnyGrader, GRADER_STRING_KEYS, GRADERS_KEY } from "./graders/spec.ts";
+import type { SkippedTask } from "./harbor/refusal.ts";
 import { JUDGE_STRING_KEYS, JudgeFile } from "./judge/config.ts";
 import { MATRIX_STRING_KEYS, MatrixFile } from "./matrix.ts";
 import { richKeys } from "./suite-keys.ts";
@@ -123,6 +124,8 @@ export interface Suite {
   taskNames: string[];
   /** The loaded tasks, in the suite's order. */
   tasks: Task[];
+  /** Harbor tasks of a dataset folder that cannot load or run here, each with its line (absent: none). */
+  skipped?: SkippedTask[];
   /** Absolute path of the suite file. */
   path: string;
   /** Absolute directory of the suite file. */
@@ -204,7 +207,7 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
   }
   const rich = richKeys(src, owner, file, dir, HARNESSES);
   const tasksDir = resolve(opts.tasksDir ?? join(dir, "..", "tasks"));
-  const tasks = loadSuiteTasks(src, owner, {
+  const { tasks, skipped } = loadSuiteTasks(src, owner, {
     names: file.tasks,
     tasksDir,
     graders: rich.graders,
@@ -219,6 +222,7 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
     ...(rich.graders.length > 0 ? { graders: rich.graders } : {}),
     taskNames: file.tasks,
     tasks,
+    ...(skipped.length > 0 ? { skipped } : {}),
     path: abs,
     dir,
     tasksDir,

@@ -135,6 +135,7 @@ test("parseFlags: the defaults are the original's", () => {
     scorecard: undefined,
     report: undefined,
     tasks: undefined,
+    offline: false,
     shard: undefined,
     release: { failOn: "none", matrix: false },
   });
@@ -155,6 +156,7 @@ test("--help lists every flag", async () => {
       "memory",
       "model-url",
       "network",
+      "offline",
       "output",
       "parallel",
       "pass-env",

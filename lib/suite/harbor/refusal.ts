@@ -6,13 +6,16 @@
 import { basename, relative } from "node:path";
 import { ConfigError } from "../../core/errors.ts";
 
-/** A task a dataset or run goes on without: its id, and why in one line naming the file (relative to the task). */
-export interface SkippedTask {
+/**
+ * A task a dataset or run goes on without: its id, and why in one line naming the file (relative to
+ * the task). A type, not an interface, so it is the scorecard's `{task, reason}` too.
+ */
+export type SkippedTask = {
   task: string;
   reason: string;
   /** True when the task itself is at fault (it would not run under Harbor either). */
   broken: boolean;
-}
+};
 
 /** A Harbor task refused: `Cannot <verb> Harbor task "<file>": <why>`, its skip line alongside. */
 export class HarborRefusal extends ConfigError {

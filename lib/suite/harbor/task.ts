@@ -4,9 +4,9 @@
 // result is an ordinary Task plus `kind: "harbor"` and what the Harbor trial needs; it builds nothing.
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { ConfigError } from "../../core/errors.ts";
 import type { Task } from "../task.ts";
 import { type HarborConfig, loadHarborConfig } from "./config.ts";
+import { HarborRefusal, type SkippedTask } from "./refusal.ts";
 
 /** Where a Harbor task's parts are on the host. */
 export interface HarborSpec {
@@ -20,6 +20,9 @@ export interface HarborSpec {
 
 /** A Harbor task in a suite: the Task fields the runner reads, plus the Harbor parts. */
 export type HarborTask = Task & { kind: "harbor"; harbor: HarborSpec };
+
+/** The one file that makes a Harbor task multi-container (Harbor's docker environment reads only it). */
+export const COMPOSE_FILE = "environment/docker-compose.yaml";
 
 /** What the verifier runs in the container. */
 export const VERIFIER_COMMAND = "bash /tests/test.sh";
@@ -55,17 +58,24 @@ function fileIn(dir: string, rel: string): string | undefined {
 }
 
 /**
- * Loads the Harbor task in `dir`. ConfigError, one line naming the file: a bad task.toml field, no
- * or empty instruction.md, a docker-compose environment (multi-container tasks are not supported
- * yet), no environment/Dockerfile and no docker_image, no tests/test.sh.
+ * Loads the Harbor task in `dir`; `host` resolves task.toml's ${VAR} env templates. HarborRefusal, one
+ * line naming the file: a bad task.toml or a key this runner cannot honour (config.ts), no or empty
+ * instruction.md, a multi-container environment (environment/docker-compose.yaml, the one file
+ * Harbor reads as one: a compose file elsewhere is task data), no environment/Dockerfile and no
+ * docker_image, no tests/test.sh.
  */
-export function loadHarborTask(dir: string): HarborTask {
+export function loadHarborTask(
+  dir: string,
+  host: Readonly<Record<string, string | undefined>> = process.env,
+): HarborTask {
   const abs = resolve(dir);
   const tomlPath = join(abs, "task.toml");
-  const config = loadHarborConfig(tomlPath);
+  const config = loadHarborConfig(tomlPath, host);
   const id = basename(abs);
-  const refuse = (file: string, why: string) =>
-    new ConfigError(`Cannot load Harbor task "${join(abs, file)}": ${why}`);
+  const refuse = (file: string, why: string, broken = true) =>
+    new HarborRefusal(join(abs, file), why, { broken });
+  if (existsSync(join(abs, COMPOSE_FILE)))
+    throw refuse(COMPOSE_FILE, "multi-container environments (docker compose) are not supported here", false);
   const instruction = fileIn(abs, "instruction.md");
   if (!instruction) throw refuse("instruction.md", "no such file (the agent's prompt)");
   let prompt: string;
@@ -76,12 +86,6 @@ export function loadHarborTask(dir: string): HarborTask {
   }
   if (prompt.trim() === "") throw refuse("instruction.md", "empty (the agent's prompt)");
   const environmentDir = join(abs, "environment");
-  for (const compose of ["docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml"])
-    if (existsSync(join(environmentDir, compose)))
-      throw refuse(
-        `environment/${compose}`,
-        "multi-container (docker-compose) environments are not supported yet; give environment/Dockerfile",
-      );
   const dockerfile = fileIn(abs, "environment/Dockerfile");
   if (!dockerfile && config.dockerImage === undefined)
     throw refuse("environment/Dockerfile", "no such file, and task.toml names no environment.docker_image");
@@ -111,17 +115,37 @@ export function loadHarborTask(dir: string): HarborTask {
   };
 }
 
+/** The Harbor tasks at a directory: those that load, and those that do not with their line. */
+export interface HarborTaskSet {
+  tasks: HarborTask[];
+  skipped: SkippedTask[];
+}
+
 /**
- * The Harbor tasks a suite entry names: the task at `dir` (it holds task.toml), or every task directly
- * inside it (a dataset folder); null when it is neither.
+ * The Harbor tasks at `dir`: the task in it (it holds task.toml), or every task directly inside it (a
+ * dataset folder, sorted by name); null when it is neither. A dataset never fails for one task: each
+ * that cannot load is skipped with its line. A task named directly is skipped likewise, unless
+ * `strict`, where its HarborRefusal is thrown (a suite naming one task means that task).
  */
-export function loadHarborTasksAt(dir: string): HarborTask[] | null {
-  if (isHarborTaskDir(dir)) return [loadHarborTask(dir)];
+export function loadHarborTaskSet(
+  dir: string,
+  o: { strict?: boolean; host?: Readonly<Record<string, string | undefined>> } = {},
+): HarborTaskSet | null {
+  const single = isHarborTaskDir(dir);
   let dirs: string[];
   try {
-    dirs = harborTaskDirs(dir);
+    dirs = single ? [dir] : harborTaskDirs(dir);
   } catch {
     return null;
   }
-  return dirs.length > 0 ? dirs.map(loadHarborTask) : null;
+  if (dirs.length === 0) return null;
+  const set: HarborTaskSet = { tasks: [], skipped: [] };
+  for (const d of dirs)
+    try {
+      set.tasks.push(loadHarborTask(d, o.host));
+    } catch (error) {
+      if (!(error instanceof HarborRefusal) || (single && o.strict)) throw error;
+      set.skipped.push(error.skipOf(resolve(d)));
+    }
+  return set;
 }
