@@ -1,7 +1,7 @@
 // `agent-eval tasks check`'s bad command lines, and `agent-eval suite --local` over Harbor tasks: one
 // `error:` line, exit 1, nothing on stdout, before any engine or container is touched.
 import { expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
 import { tempDir } from "../../support/tmp.ts";
@@ -65,3 +65,49 @@ test.each([
     });
   },
 );
+
+test("tasks check lists what it cannot run, row by row, and needs no engine when that is every task", async () => {
+  const r = await run([
+    process.execPath,
+    ENTRY,
+    "tasks",
+    "check",
+    join(FIXTURES, "layouts", "multi-step"),
+    join(FIXTURES, "tb-dataset", "web-stack"),
+    "--offline",
+  ]);
+  expect({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
+    exitCode: 0,
+    stdout: [
+      "task        nop     oracle  status",
+      "multi-step  -       -       skipped: task.toml: steps: multi-step tasks ([[steps]]) are not supported here",
+      "web-stack   -       -       skipped: environment/docker-compose.yaml: multi-container environments (docker compose) are not supported here",
+      "0 of 2 tasks ok, 2 skipped",
+      "",
+    ].join("\n"),
+    stderr: "",
+  });
+});
+
+test("a suite whose every task is skipped is refused in one line, before any engine", async () => {
+  using tmp = tempDir("harbor-all-skipped");
+  const tasks = join(tmp.path, "tasks", "set");
+  cpSync(join(FIXTURES, "tb-dataset", "web-stack"), join(tasks, "web-stack"), { recursive: true });
+  cpSync(join(FIXTURES, "layouts", "multi-step"), join(tasks, "multi-step"), { recursive: true });
+  const suite = join(tmp.path, "s.yaml");
+  writeFileSync(suite, "name: h\ntasks: [set]\nvariants:\n  - {name: nop, harness: nop}\n");
+  const r = await run([
+    process.execPath,
+    ENTRY,
+    "suite",
+    suite,
+    "--tasks",
+    join(tmp.path, "tasks"),
+    "--offline",
+  ]);
+  expect({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
+    exitCode: 1,
+    stdout: "",
+    stderr: `error: ${suite}:2:8: suite h: tasks: every task is skipped: multi-step: task.toml: steps: multi-step tasks ([[steps]]) are not supported here\n`,
+  });
+});
