@@ -1,7 +1,8 @@
-// grade.py's text report: `◆ grade <name>`, a 40-wide `┄` rule, per assertion one verdict line and
-// under it the tool's detail lines (`    │ `), the rule again, and the summary. One change from
-// grade.py, which printed a tool's output before its verdict (so it read as the previous assertion's):
-// the details follow the verdict they explain (issue 15). Takes a GradeResult; does no I/O.
+// grade.py's text report, byte for byte: `◆ grade <name>`, a 40-wide `┄` rule, per assertion the
+// tool's output lines (`    │ `), then its verdict line (grade.py's _run printed what the tool printed
+// as it ran, and the verdict after it: a negative assertion's nested idd-lint or gi-runlog output
+// comes first, the line that sums it up last), the rule again, and the summary. Takes a
+// GradeResult; does no I/O.
 import type { AssertionResult, GradeResult } from "./result.ts";
 
 const RULE = "┄".repeat(40);
@@ -18,8 +19,8 @@ export function verdictLine(a: AssertionResult): string {
 export function renderGrade(result: GradeResult): string {
   const lines = [`◆ grade ${result.name}`, RULE];
   for (const a of result.assertions) {
-    lines.push(verdictLine(a));
     for (const line of a.output) lines.push(`    │ ${line}`);
+    lines.push(verdictLine(a));
   }
   lines.push(RULE);
   const { passed, failed } = result.counts;

@@ -33,6 +33,26 @@ describe("grade --case --out over fixture scenarios", () => {
     });
   }
 
+  // grade.py printed what a tool printed as it ran, then the verdict: each assertion's `│` lines come
+  // right before its own verdict line, never after it. Read from --json, so it holds whatever the
+  // expected.txt files say.
+  for (const s of scenarios) {
+    test.concurrent(`${s.name}: each tool's output, then the verdict it leads to (grade.py's order)`, async () => {
+      const dir = join(FIXTURES, s.name);
+      const args = ["--case", join(dir, "case"), "--out", join(dir, "out")];
+      const [text, json] = await Promise.all([runGradeCli(args), runGradeCli([...args, "--json"])]);
+      const rule = "┄".repeat(40);
+      const lines = text.stdout.split("\n");
+      const body = lines
+        .slice(lines.indexOf(rule) + 1, lines.lastIndexOf(rule))
+        .map((l) => (/^ {2}[✓✗] /.test(l) ? "<verdict>" : l));
+      const result = GradeResult.parse(JSON.parse(json.stdout));
+      expect(body).toEqual(
+        result.assertions.flatMap((a) => [...a.output.map((o) => `    │ ${o}`), "<verdict>"]),
+      );
+    });
+  }
+
   test("T21: the refused command left no file behind", () => {
     expect(existsSync(join(FIXTURES, "shell-not-allowlisted", "out", "executed"))).toBe(false);
   });

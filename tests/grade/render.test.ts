@@ -30,7 +30,7 @@ test("verdict lines in grade.py's format", () => {
   ]);
 });
 
-test("the report: header, each verdict with its detail lines under it, rules, summary", () => {
+test("the report: header, each tool's output lines then the verdict they lead to (grade.py's order), rules, summary", () => {
   const result: GradeResult = {
     version: 1,
     name: "s/c",
@@ -44,7 +44,7 @@ test("the report: header, each verdict with its detail lines under it, rules, su
     ],
   };
   expect(renderGrade(result)).toEqual(
-    `◆ grade s/c\n${RULE}\n  ✓ a\n  ✗ b (want exit 0, got 1)\n    │ x\n    │ y\n${RULE}\n✗ grade failed: 1 passed, 1 failed\n`,
+    `◆ grade s/c\n${RULE}\n  ✓ a\n    │ x\n    │ y\n  ✗ b (want exit 0, got 1)\n${RULE}\n✗ grade failed: 1 passed, 1 failed\n`,
   );
   const passed = {
     ...result,

@@ -116,7 +116,7 @@ describe("a sandboxed run", () => {
         "✗ eval failed: b-fail",
         "",
       ],
-      detail: ["  ✗ report written (want exit 0, got 1)", "    │ no file at OUT/report.md"],
+      detail: ["    │ no file at OUT/report.md", "  ✗ report written (want exit 0, got 1)"],
     });
   });
 });

@@ -99,8 +99,8 @@ describe("a run whose subjects attack the runner", () => {
         code: 1,
         stage: "grade",
         why: [
-          "✗ issue (want exit 0, got 2)",
           "│ ✗ cannot read <W>/out/issue.md: refused, not a regular file",
+          "✗ issue (want exit 0, got 2)",
           "✗ grade failed: 0 passed, 1 failed",
           "✗ eval failed: fifo-idd",
           "⚠ --keep: not kept: OUT/issue.md: not a regular file",
