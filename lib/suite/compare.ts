@@ -6,6 +6,7 @@
 // here; the HTML form is compare-report.ts. Pure: the same two scorecards, the same bytes.
 import { goFixed } from "../compat/go.ts";
 import { pct, pp } from "../report/format.ts";
+import { mdCell } from "../report/markdown.ts";
 import type { Scorecard, Trial, VariantScore } from "./scorecard/index.ts";
 
 /** A side's pass@1 of one variant. */
@@ -128,15 +129,22 @@ export const TASK_SECTIONS = [
   ["removed", "Gone"],
 ] as const;
 
-/** The comparison as Markdown (GitHub-flavoured: a job summary or a pull-request comment). */
+/**
+ * The comparison as Markdown (GitHub-flavoured: a job summary or a pull-request comment). Every name
+ * the scorecards carry (suite, variant, task) goes through mdCell: a task id cannot add a line, a
+ * heading, a link or a mention to the comment.
+ */
 export function renderComparisonMarkdown(c: SuiteComparison): string {
-  const title = c.base.suite === c.head.suite ? c.head.suite : `${c.base.suite} -> ${c.head.suite}`;
+  const title =
+    c.base.suite === c.head.suite
+      ? mdCell(c.head.suite)
+      : `${mdCell(c.base.suite)} -> ${mdCell(c.head.suite)}`;
   let out = `# Suite comparison: ${title}\n\n`;
   out += row(["Variant", "Base pass@1 (95% CI)", "Head pass@1 (95% CI)", "Delta", "Change"]);
   out += `|${"---|".repeat(5)}\n`;
   for (const v of c.variants) {
     const delta = v.base && v.head ? pp(v.head.pass1 - v.base.pass1) : "-";
-    out += row([v.variant, cell(v.base), cell(v.head), delta, v.change]);
+    out += row([mdCell(v.variant), cell(v.base), cell(v.head), delta, v.change]);
   }
   if (c.base.trials === null || c.head.trials === null) {
     out += `\nNo per-task comparison: the ${c.base.trials === null ? "base" : "head"} scorecard carries no trials.\n`;
@@ -146,7 +154,7 @@ export function renderComparisonMarkdown(c: SuiteComparison): string {
     const rows = c.tasks.filter((t) => t.change === word);
     if (rows.length === 0) continue;
     out += `\n## ${heading} (${rows.length})\n\n${row(["Variant", "Task", "Base passed", "Head passed"])}|---|---|---|---|\n`;
-    for (const t of rows) out += row([t.variant, t.task, ratio(t.base), ratio(t.head)]);
+    for (const t of rows) out += row([mdCell(t.variant), mdCell(t.task), ratio(t.base), ratio(t.head)]);
   }
   const same = c.tasks.filter((t) => t.change === "same").length;
   out += `\n${same} of ${c.tasks.length} variant x task pairs unchanged.\n`;

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { withFileLock, writeFileAtomic } from "../core/fsx.ts";
 import { parseJsonl } from "../core/jsonl.ts";
 import { pct } from "../report/format.ts";
+import { mdCell } from "../report/markdown.ts";
 import { DATA, readInputIfAny } from "./input.ts";
 import { GateResult, type Scorecard } from "./scorecard/schema.ts";
 
@@ -103,9 +104,9 @@ const pctOrDash = (x: number | undefined) => (x === undefined ? "–" : pct(x));
 /** The trend as Markdown: a row per run, pass@1 of each of `variants` (the current run's). */
 export function renderTrendMarkdown(rows: readonly TrendRow[], variants: readonly string[]): string {
   if (rows.length === 0) return "";
-  let out = `\n## Trend (last ${rows.length} runs)\n\n| Run (UTC) | Gate | ${variants.map((v) => `${v} pass@1`).join(" | ")} |\n`;
+  let out = `\n## Trend (last ${rows.length} runs)\n\n| Run (UTC) | Gate | ${variants.map((v) => `${mdCell(v)} pass@1`).join(" | ")} |\n`;
   out += `|${"---|".repeat(variants.length + 2)}\n`;
   for (const r of rows)
-    out += `| ${r.time} | ${r.gate ?? "–"} | ${variants.map((v) => pctOrDash(r.pass1[v])).join(" | ")} |\n`;
+    out += `| ${mdCell(r.time)} | ${mdCell(r.gate ?? "–")} | ${variants.map((v) => pctOrDash(r.pass1[v])).join(" | ")} |\n`;
   return out;
 }

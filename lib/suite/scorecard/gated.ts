@@ -2,8 +2,9 @@
 // pass^k and tool-call columns, the gate's verdict on top, a section per comparison with its reasons,
 // metric deltas, regressed and flaky tasks), plus ours only where present: the --local mark, why a
 // comparison is `insufficient`, infrastructure failures, tampered trials, skipped tasks. Numbers as
-// Go's fmt prints them.
+// Go's fmt prints them; names, reasons and errors through lib/report/markdown.ts, as markdown.ts does.
 import { goFixed } from "../../compat/go.ts";
+import { mdCell, mdCode } from "../../report/markdown.ts";
 import { infraList, insufficientList, LOCAL_MARK, skippedList, tamperedList } from "./markdown.ts";
 import type { Comparison, Scorecard } from "./schema.ts";
 
@@ -17,8 +18,8 @@ const METRICS = ["pass_rate", "cost_usd", "tokens", "wall_ms", "tool_calls"];
 
 function gateSection(c: Comparison): string {
   const gate = c.gate!;
-  let out = `\n## ${c.variant} vs ${c.control}: ${gate.verdict.toUpperCase()}\n\n`;
-  for (const r of gate.reasons ?? []) out += `- ${r}\n`;
+  let out = `\n## ${mdCell(c.variant)} vs ${mdCell(c.control)}: ${gate.verdict.toUpperCase()}\n\n`;
+  for (const r of gate.reasons ?? []) out += `- ${mdCell(r)}\n`;
   const deltas = c.deltas ?? {};
   if (Object.keys(deltas).length > 0) {
     out += "\n| Metric | Baseline | Delta (95% CI) |\n|---|---|---|\n";
@@ -35,30 +36,30 @@ function gateSection(c: Comparison): string {
   if ((gate.regressed ?? []).length > 0) {
     out += "\nRegressed tasks:\n\n";
     for (const t of gate.regressed!)
-      out += `- \`${t.task}\`: ${goFixed(100 * t.baseline, 0)}% -> ${goFixed(100 * t.candidate, 0)}%\n`;
+      out += `- ${mdCode(t.task)}: ${goFixed(100 * t.baseline, 0)}% -> ${goFixed(100 * t.candidate, 0)}%\n`;
   }
   if ((gate.flaky ?? []).length > 0) {
     out += "\nFlaky tasks (excluded from the gate):\n\n";
-    for (const t of gate.flaky!) out += `- \`${t.task}\`: ${t.reason ?? ""}\n`;
+    for (const t of gate.flaky!) out += `- ${mdCode(t.task)}: ${mdCell(t.reason ?? "")}\n`;
   }
   return out;
 }
 
 /** The Markdown of a scorecard that carries a gate. */
 export function renderGatedMarkdown(sc: Scorecard): string {
-  let out = `# Eval scorecard: ${sc.suite}\n\n`;
+  let out = `# Eval scorecard: ${mdCell(sc.suite)}\n\n`;
   if (sc.runner === "local") out += `${LOCAL_MARK}\n\n`;
-  out += `Control: \`${sc.control}\`\n`;
+  out += `Control: ${mdCode(sc.control)}\n`;
   if (sc.gate) out += `\n**Gate: ${sc.gate.verdict.toUpperCase()}**\n`;
   const judge = sc.judge;
   if (judge?.rubrics?.length)
-    out += `\nJudge: \`${judge.model ?? ""}\`, rubrics: \`${judge.rubrics.join("`, `")}\`\n`;
+    out += `\nJudge: ${mdCode(judge.model ?? "")}, rubrics: ${judge.rubrics.map(mdCode).join(", ")}\n`;
   const k = Math.max(sc.k ?? 0, 1);
   out += `\n| Variant | Trials | pass@1 (95% CI) | pass@${k} | pass^${k} | Cost/task | Wall p50 | Wall p95 | Tool calls | Tool errors | Errors |\n`;
   out += `|${"---|".repeat(11)}\n`;
   for (const v of sc.variants)
     out += `| ${[
-      v.name,
+      mdCell(v.name),
       `${v.trials}`,
       `${pct(v.pass1)}% (${pct(v.pass1CILo)}-${pct(v.pass1CIHi)})`,
       `${pct(v.passAtK ?? 0)}%`,
@@ -75,7 +76,7 @@ export function renderGatedMarkdown(sc: Scorecard): string {
     out +=
       "\n## Paired comparison vs control\n\n| Variant | Tasks | Delta pass rate (95% CI) | Verdict |\n|---|---|---|---|\n";
     for (const c of comparisons)
-      out += `| ${c.variant} | ${c.tasks} | ${signed(100 * c.delta, 1)} pp (${signed(100 * c.ciLo, 1)} to ${signed(100 * c.ciHi, 1)}) | ${c.verdict} |\n`;
+      out += `| ${mdCell(c.variant)} | ${c.tasks} | ${signed(100 * c.delta, 1)} pp (${signed(100 * c.ciLo, 1)} to ${signed(100 * c.ciHi, 1)}) | ${c.verdict} |\n`;
     out += insufficientList(comparisons);
   }
   for (const c of comparisons) if (c.gate) out += gateSection(c);

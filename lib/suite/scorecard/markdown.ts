@@ -3,8 +3,10 @@
 // judge score, tampered trials, infra and setup failures) are appended only when the scorecard
 // carries them, and infrastructure failures, failed task setups and tampered trials (both scored as
 // fails) and skipped Harbor tasks get lists of their own. Numbers are printed as Go's fmt does (%.1f
-// rounds an exact tie to even).
+// rounds an exact tie to even). Every name and error goes through lib/report/markdown.ts (mdCell,
+// mdCode): plain names keep the original's bytes, and no name can add a line, a link or a mention.
 import { goFixed } from "../../compat/go.ts";
+import { mdCell, mdCode } from "../../report/markdown.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
 
 const pct = (x: number) => goFixed(100 * x, 1);
@@ -71,14 +73,12 @@ function extras(sc: Scorecard): Extra[] {
 
 const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |\n`;
 const rule = (n: number) => `|${"---|".repeat(n)}\n`;
-/** Text in a table cell or list item: a `|` would end the cell, a line break the row. */
-const cell = (s: string) => s.replaceAll("|", "\\|").replace(/\r?\n|\r/g, "\\n");
 
 /** Our addition under the comparison table: why each `insufficient` verdict is one ("" when none is). */
 export function insufficientList(comparisons: readonly Comparison[]): string {
   const thin = comparisons.filter((c) => c.reason !== undefined);
   if (thin.length === 0) return "";
-  return `\nInsufficient evidence (no verdict):\n\n${thin.map((c) => `- \`${c.variant}\`: ${c.reason}\n`).join("")}`;
+  return `\nInsufficient evidence (no verdict):\n\n${thin.map((c) => `- ${mdCode(c.variant)}: ${mdCell(c.reason ?? "")}\n`).join("")}`;
 }
 
 /** The line a --local scorecard carries under its title: no isolation, testing only. */
@@ -88,13 +88,13 @@ export const LOCAL_MARK = "**LOCAL RUN: no isolation, testing only (--local); no
 export function renderMarkdown(sc: Scorecard): string {
   const more = extras(sc);
   const head = ["Variant", "Trials", "pass@1 (95% CI)", "Cost/task", "Wall p50", "Wall p95", "Tool errors"];
-  let out = `# Eval scorecard: ${sc.suite}\n\n`;
+  let out = `# Eval scorecard: ${mdCell(sc.suite)}\n\n`;
   if (sc.runner === "local") out += `${LOCAL_MARK}\n\n`;
-  out += `Control: \`${sc.control}\`\n\n`;
+  out += `Control: ${mdCode(sc.control)}\n\n`;
   out += row([...head, "Errors", ...more.map((c) => c.header)]) + rule(head.length + 1 + more.length);
   for (const v of sc.variants) {
     out += row([
-      v.name,
+      mdCell(v.name),
       `${v.trials}`,
       `${pct(v.pass1)}% (${pct(v.pass1CILo)}-${pct(v.pass1CIHi)})`,
       `$${goFixed(v.costPerTaskUSD, 4)}`,
@@ -112,7 +112,7 @@ export function renderMarkdown(sc: Scorecard): string {
     for (const c of comparisons) {
       const delta = goFixed(100 * c.delta, 1, true);
       const range = `${goFixed(100 * c.ciLo, 1, true)} to ${goFixed(100 * c.ciHi, 1, true)}`;
-      out += row([c.variant, `${c.tasks}`, `${delta} pp (${range})`, c.verdict]);
+      out += row([mdCell(c.variant), `${c.tasks}`, `${delta} pp (${range})`, c.verdict]);
     }
     out += insufficientList(comparisons);
   }
@@ -126,7 +126,7 @@ export function setupList(sc: Scorecard): string {
   let out = "\n## Task setup failed (scored as fails)\n\n";
   out += row(["Variant", "Task", "Repeat", "Error"]) + rule(4);
   for (const t of failed)
-    out += row([t.variant, t.task, `${t.repeat}`, (t.error ?? "").replaceAll("|", "\\|")]);
+    out += row([mdCell(t.variant), mdCell(t.task), `${t.repeat}`, mdCell(t.error ?? "")]);
   return out;
 }
 
@@ -137,7 +137,7 @@ export function infraList(sc: Scorecard): string {
   let out = "\n## Infrastructure failures (not scored)\n\n";
   out += row(["Variant", "Task", "Repeat", "Kind", "Error"]) + rule(5);
   for (const t of infra)
-    out += row([t.variant, t.task, `${t.repeat}`, t.infra!, (t.error ?? "").replaceAll("|", "\\|")]);
+    out += row([mdCell(t.variant), mdCell(t.task), `${t.repeat}`, t.infra!, mdCell(t.error ?? "")]);
   return out;
 }
 
@@ -147,7 +147,8 @@ export function tamperedList(sc: Scorecard): string {
   if (tampered.length === 0) return "";
   let out = "\n## Tampered trials (scored as fails)\n\n";
   out += row(["Variant", "Task", "Repeat", "What the agent changed that the verifier relies on"]) + rule(4);
-  for (const t of tampered) out += row([t.variant, t.task, `${t.repeat}`, t.tampered!.map(cell).join("; ")]);
+  for (const t of tampered)
+    out += row([mdCell(t.variant), mdCell(t.task), `${t.repeat}`, t.tampered!.map(mdCell).join("; ")]);
   return out;
 }
 
@@ -155,5 +156,5 @@ export function tamperedList(sc: Scorecard): string {
 export function skippedList(sc: Scorecard): string {
   const skipped = sc.skipped ?? [];
   if (skipped.length === 0) return "";
-  return `\n## Skipped tasks (not run)\n\n${skipped.map((s) => `- ${cell(s.task)}: ${cell(s.reason)}\n`).join("")}`;
+  return `\n## Skipped tasks (not run)\n\n${skipped.map((s) => `- ${mdCell(s.task)}: ${mdCell(s.reason)}\n`).join("")}`;
 }

@@ -118,7 +118,8 @@ const TAMPERED_MD = [
   "## Skipped tasks (not run)",
   "",
   "- compose: environment/docker-compose.yaml: multi-container environments are not supported here",
-  "- steps: task.toml: steps: multi-step tasks ([[steps]]) are not supported here",
+  // Markdown's escapes (lib/report/markdown.ts): it renders as the reason's own text.
+  "- steps: task.toml: steps: multi-step tasks (\\[\\[steps\\]\\]) are not supported here",
   "",
 ].join("\n");
 
