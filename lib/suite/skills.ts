@@ -15,19 +15,22 @@ import { sha256Hex } from "../core/hash.ts";
 import { runSync } from "../core/proc.ts";
 
 /** `skills:` / `instructions:` as written: a path, or a path at a git revision. */
-export const GuidanceSource = z.union([
-  z.string().min(1),
-  z
-    .object({
-      path: z.string().min(1).describe("relative to the suite's directory"),
-      ref: z
-        .string()
-        .min(1)
-        .optional()
-        .describe("a git revision of the suite's repository (absent: the working tree)"),
-    })
-    .strict(),
-]);
+export const GuidanceSource = z.union(
+  [
+    z.string().min(1),
+    z
+      .object({
+        path: z.string().min(1).describe("relative to the suite's directory"),
+        ref: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("a git revision of the suite's repository (absent: the working tree)"),
+      })
+      .strict(),
+  ],
+  { error: "expected a path, or {path, ref} for a git revision" },
+);
 export type GuidanceSource = z.infer<typeof GuidanceSource>;
 
 /** One file of a skill: its path inside the skill's folder, its text, whether it is executable. */

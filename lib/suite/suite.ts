@@ -6,11 +6,13 @@
 // Its tasks are loaded by suite-tasks.ts, its newer keys checked by suite-keys.ts.
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
+import { ConfigError } from "../core/errors.ts";
 import { GateFile } from "./gate.ts";
 import { type AnyGrader, GRADER_STRING_KEYS, GRADERS_KEY } from "./graders/spec.ts";
 import type { SkippedTask } from "./harbor/refusal.ts";
 import { JUDGE_STRING_KEYS, JudgeFile } from "./judge/config.ts";
 import { MATRIX_STRING_KEYS, MatrixFile } from "./matrix.ts";
+import { type Guidance, GuidanceSource, loadGuidance } from "./skills.ts";
 import { richKeys } from "./suite-keys.ts";
 import { harborTimeouts, loadSuiteTasks } from "./suite-tasks.ts";
 import { DURATION_PATTERN, type Task } from "./task.ts";
@@ -54,6 +56,12 @@ export const VariantFile = z
       .describe(
         "the image the trial's phases run in under Docker (default eval-<harness>, proctor-base for command/nop/oracle)",
       ),
+    skills: GuidanceSource.optional().describe(
+      "a folder of Agent Skills (each a folder with SKILL.md) installed where the harness reads skills; a path, or {path, ref} for a git revision",
+    ),
+    instructions: GuidanceSource.optional().describe(
+      "the instruction file the harness reads (CLAUDE.md, AGENTS.md, GEMINI.md); a path, or {path, ref} for a git revision",
+    ),
   })
   .strict();
 export type VariantFile = z.infer<typeof VariantFile>;
@@ -101,8 +109,11 @@ export const SuiteFile = z
   .strict();
 export type SuiteFile = z.infer<typeof SuiteFile>;
 
-/** A loaded variant: `settings` is the symlink-resolved absolute path, or absent. */
-export type Variant = VariantFile;
+/**
+ * A loaded variant: `settings` is the symlink-resolved absolute path, or absent; `guidance` what its
+ * skills and instructions keys loaded (their every byte, so the suite's digest covers them).
+ */
+export type Variant = VariantFile & { guidance?: Guidance };
 
 /** A loaded suite with defaults applied and its tasks loaded. */
 export interface Suite {
@@ -187,7 +198,19 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
         ["variants", i, "settings"],
         `variant ${v.name}: key "settings" is for the agent CLIs (claude, codex, gemini), not harness "${v.harness}"`,
       );
-    const { settings, ...rest } = v;
+    if (
+      (v.skills !== undefined || v.instructions !== undefined) &&
+      (v.harness === "nop" || v.harness === "oracle")
+    )
+      throw failure(
+        src,
+        owner,
+        ["variants", i, v.skills !== undefined ? "skills" : "instructions"],
+        `variant ${v.name}: harness "${v.harness}" reads no skills nor instructions`,
+      );
+    const guidance = loadVariantGuidance(src, owner, dir, v, i);
+    const { settings, ...plain } = v;
+    const rest = guidance ? { ...plain, guidance } : plain;
     if (settings === undefined || settings === "") return rest;
     const inside = resolveWithin(dir, settings);
     if (!inside.ok)
@@ -231,6 +254,23 @@ export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite
   };
 }
 
+/** A variant's skills and instructions loaded; a bad one is the suite file's error at that key. */
+function loadVariantGuidance(
+  src: Parameters<typeof failure>[0],
+  owner: string,
+  dir: string,
+  v: VariantFile,
+  i: number,
+): Guidance | undefined {
+  try {
+    return loadGuidance(dir, v, `variant ${v.name}`);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const key = error.message.includes(": instructions") ? "instructions" : "skills";
+    throw failure(src, owner, ["variants", i, key], error.message);
+  }
+}
+
 const STRING_KEYS: ReadonlySet<string> = new Set([
   "name",
   "tasks",
@@ -246,6 +286,12 @@ const STRING_KEYS: ReadonlySet<string> = new Set([
   ...GRADER_STRING_KEYS.map((k) => `graders.${k}`),
   "variants.command",
   "variants.image",
+  "variants.skills",
+  "variants.skills.path",
+  "variants.skills.ref",
+  "variants.instructions",
+  "variants.instructions.path",
+  "variants.instructions.ref",
   "agent_timeout",
   "verifier_timeout",
 ]);

@@ -124,6 +124,29 @@ describe("loadSuite refuses a bad suite with one line: file, line:column, suite,
       message: "<T>/suites/s.yaml:3:19: suite x: variants[0].name is required",
     },
     {
+      name: "skills for a harness that reads none",
+      body: "name: x\ntasks: [a]\nvariants: [{name: a, harness: nop, skills: skills}]\n",
+      message: '<T>/suites/s.yaml:3:44: suite x: variant a: harness "nop" reads no skills nor instructions',
+    },
+    {
+      name: "skills that are not there",
+      body: "name: x\ntasks: [a]\nvariants: [{name: a, harness: claude, skills: nope}]\n",
+      message:
+        "<T>/suites/s.yaml:3:47: suite x: variant a: skills: <T>/suites/nope: no such file or directory",
+    },
+    {
+      name: "instructions at a revision outside git",
+      body: "name: x\ntasks: [a]\nvariants: [{name: a, harness: codex, instructions: {path: AGENTS.md, ref: main}}]\n",
+      message:
+        '<T>/suites/s.yaml:3:52: suite x: variant a: instructions: ref "main": the suite\'s directory <T>/suites is not in a git repository',
+    },
+    {
+      name: "a skills key of the wrong shape",
+      body: "name: x\ntasks: [a]\nvariants: [{name: a, harness: codex, skills: {dir: x}}]\n",
+      message:
+        "<T>/suites/s.yaml:3:46: suite x: variants[0].skills: expected a path, or {path, ref} for a git revision, got a mapping",
+    },
+    {
       name: "unknown YAML key",
       body: "name: x\nbogus: 1\ntasks: [a]\nvariants: [{name: a, harness: codex}]\n",
       message: '<T>/suites/s.yaml:2:1: suite x: unknown key "bogus"',
