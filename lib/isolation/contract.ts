@@ -13,6 +13,8 @@
 // per-phase infrastructure failures (image missing, container start, copy) come back as
 // PhaseResult.infraError, kept apart from a command's own non-zero exit.
 
+import type { Credential } from "../wire/credential.ts";
+
 /** One phase's container and what runs in it. */
 export interface PhaseSpec {
   /** The run's label value (`proctor.run=<runId>`): [A-Za-z0-9_-]{1,64}. Every container and scratch dir carries it. */
@@ -43,8 +45,12 @@ export interface PhaseSpec {
   timeoutMs: number;
   /** "none" (default in the suite): no egress at all; "bridge": explicit opt-in for tasks that need the internet. */
   network: "none" | "bridge";
-  /** Agent phase: the host-side model endpoint to bridge; the exec gets PROCTOR_MODEL_URL=http://127.0.0.1:<port><path> inside. */
-  model?: { url: string };
+  /**
+   * Agent phase: the host-side model endpoint to bridge, and the real credential the bridge puts on
+   * each request in place of the agent's (absent: the agent's own headers pass unchanged). The exec
+   * gets PROCTOR_MODEL_URL=http://127.0.0.1:<port><path>, the bridge as it reaches it.
+   */
+  model?: { url: string; credential?: Credential };
   /** Defaults: cpus 2, memory "4g", pids 512 (the original's). */
   limits?: { cpus?: number; memory?: string; pids?: number };
   /** Default "1000:1000"; /work's files are owned by the runner's user (dockerRunner({ user })). */
@@ -89,6 +95,8 @@ export interface Layout {
   work: string;
   home: string;
   stage: string;
+  /** The model bridge's origin as the agent reaches it, when the runner bridges on this host's loopback. */
+  model?: string;
 }
 
 /** Options for dockerRunner(). */

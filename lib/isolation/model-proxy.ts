@@ -72,6 +72,11 @@ export function parseModelUrl(url: string): { tls: boolean; host: string; port: 
   return { tls, host, port, path };
 }
 
+/** The model URL as an agent behind a bridge at `origin` reaches it: the endpoint's path under that origin. */
+export function bridgedUrl(origin: string, modelUrl: string): string {
+  return `${origin}${parseModelUrl(modelUrl).path}`;
+}
+
 /** Headers of one connection, never forwarded (RFC 9110 7.6.1), and those the proxy sets itself. */
 const HOP = new Set([
   "connection",

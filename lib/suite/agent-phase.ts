@@ -1,10 +1,14 @@
-// The agent phase of a task.yaml trial: the driver's command for this variant (model endpoint, key
-// name, settings, the oracle's solution), run with the pass-env secrets by name, then its output
-// parsed into the trial's metrics; the agent's failure is the trial's error, never a throw. A Harbor
-// trial (harbor/trial.ts) builds its driver input and parses its output with the same two helpers.
+// The agent phase of a task.yaml trial: the driver's command for this variant (model endpoint,
+// settings, the oracle's solution), run with the placeholder in place of the model key (the runner's
+// model bridge puts the real one on each request: agents/key.ts) and the pass-env secrets by name,
+// then its output parsed into the trial's metrics; the agent's failure is the trial's error, never a
+// throw. A Harbor trial (harbor/trial.ts) builds its driver input and parses its output with the same helpers.
 import { readFileSync } from "node:fs";
+import { ConfigError } from "../core/errors.ts";
 import type { Workspace } from "../isolation/contract.ts";
+import { bridgedUrl } from "../isolation/model-proxy.ts";
 import { type AgentMetrics, AgentParseError, type DriverInput } from "./agents/index.ts";
+import { type BridgedKey, bridgedKey } from "./agents/key.ts";
 import { copyMetrics, STAGE, staged } from "./agents/stage.ts";
 import type { InfraKind, Trial } from "./scorecard/index.ts";
 import {
@@ -27,12 +31,12 @@ export async function agentPhase(
   const { task } = job;
   const at = ctx.runner.layout?.(ws) ?? { work: ctx.workDir, home: ctx.home, stage: STAGE };
   const inv = ctx.driver.command(agentInput(job, ctx, at));
-  const secrets = new Set<string>(ctx.passEnv);
-  for (const [target, source] of Object.entries(inv.secretEnv)) {
-    // The runner gives a host variable under its own name: the driver must read it by that name.
-    if (target !== source)
-      return fail(`agent: the driver wants ${source} as ${target}; unsupported`, "other");
-    secrets.add(target);
+  let key: BridgedKey;
+  try {
+    key = bridgedKey(ctx.driver, inv, ctx.passEnv);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return fail(`agent: ${error.message}`, "other");
   }
   const r = await ctx.runner.runPhase(ws, {
     runId: ctx.runId,
@@ -41,11 +45,11 @@ export async function agentPhase(
     limits: ctx.limits,
     phase: "agent",
     ...staged(inv, at.stage),
-    env: inv.env,
-    secretEnvNames: [...secrets].filter((n) => process.env[n] !== undefined),
+    env: key.env,
+    secretEnvNames: key.secretEnvNames,
     ...(inv.stdin !== undefined ? { stdin: inv.stdin } : {}),
     timeoutMs: task.timeoutMs,
-    ...(ctx.modelUrl !== "" ? { model: { url: ctx.modelUrl } } : {}),
+    ...(ctx.modelUrl !== "" ? { model: { url: ctx.modelUrl, ...pick(key) } } : {}),
   });
   ctx.record("agent", r);
   trial.wallMs = Math.round(r.durationMs);
@@ -55,15 +59,22 @@ export async function agentPhase(
   parseAgentOutput(ctx, trial, r, fail);
 }
 
-/** The driver's input for the trial's agent, with HOME and the work directory as its phase sees them. */
+const pick = (key: BridgedKey) => (key.credential ? { credential: key.credential } : {});
+
+/**
+ * The driver's input for the trial's agent, with HOME and the work directory as its phase sees them,
+ * and the model as it reaches it: through a bridge on this host's loopback at `at.model` (--local),
+ * else `ctx.agentModelUrl`.
+ */
 export function agentInput(
   job: TrialJob,
   ctx: TrialContext,
-  at: { home: string; work: string },
+  at: { home: string; work: string; model?: string },
 ): DriverInput {
   const { task, variant } = job;
   return {
-    modelBaseUrl: ctx.agentModelUrl,
+    modelBaseUrl:
+      at.model !== undefined && ctx.modelUrl !== "" ? bridgedUrl(at.model, ctx.modelUrl) : ctx.agentModelUrl,
     apiKeyEnvName: ctx.apiKeyEnvName,
     home: at.home,
     workDir: at.work,

@@ -35,6 +35,7 @@ export function stubDriver(): Driver {
   return {
     harness: "claude",
     apiKeyEnvName: "PROCTOR_STUB_KEY",
+    wire: "anthropic",
     command(input) {
       const script = STUB_MODELS[input.model ?? "noop"] ?? "exit 9";
       return {
@@ -59,6 +60,7 @@ export interface Recorded {
   commands?: string[][];
   secretEnvNames?: string[];
   env?: Record<string, string>;
+  model?: PhaseSpec["model"];
 }
 
 /** Wraps `inner`, recording every phase and optionally replacing a phase's result. */
@@ -79,6 +81,7 @@ export function recording(
         ...(spec.commands ? { commands: spec.commands } : {}),
         ...(spec.secretEnvNames ? { secretEnvNames: spec.secretEnvNames } : {}),
         ...(spec.env ? { env: spec.env } : {}),
+        ...(spec.model ? { model: spec.model } : {}),
       });
       return override(spec) ?? inner.runPhase(ws, spec);
     },

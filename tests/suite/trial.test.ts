@@ -9,6 +9,7 @@ import { localRunner } from "../../lib/isolation/local.ts";
 import type { Trial } from "../../lib/suite/scorecard/index.ts";
 import { loadTask } from "../../lib/suite/task.ts";
 import { runTrial, staged, stderrTail, type TrialContext } from "../../lib/suite/trial.ts";
+import { PLACEHOLDER_KEY } from "../../lib/wire/credential.ts";
 import { tempDir } from "../support/tmp.ts";
 import { ADD_REPO, evalsTree, infraResult, recording, stubContext } from "./_support.ts";
 
@@ -215,7 +216,7 @@ describe("infrastructure failures from the runner are kept apart", () => {
   });
 });
 
-test("TestSecretsOnlyInAgentStep: setup and check get no secret names; the agent gets the key and --pass-env", async () => {
+test("TestSecretsOnlyInAgentStep: setup and check get no secret names; the agent gets --pass-env by name and a placeholder for the key, the bridge the key's variable", async () => {
   using dir = tempDir("suite-trial");
   const rec = recording(localRunner());
   process.env.PROCTOR_STUB_KEY = "stub-secret-value-1234";
@@ -230,11 +231,23 @@ test("TestSecretsOnlyInAgentStep: setup and check get no secret names; the agent
     delete process.env.PROCTOR_EXTRA;
   }
   expect(
-    rec.calls.map((c) => ({ phase: c.phase, secrets: c.secretEnvNames ?? null, n: c.commands?.length })),
+    rec.calls.map((c) => ({
+      phase: c.phase,
+      secrets: c.secretEnvNames ?? null,
+      n: c.commands?.length,
+      key: c.env?.PROCTOR_STUB_KEY ?? null,
+      model: c.model ?? null,
+    })),
   ).toEqual([
-    { phase: "setup", secrets: null, n: 2 },
-    { phase: "agent", secrets: ["PROCTOR_EXTRA", "PROCTOR_STUB_KEY"], n: undefined },
-    { phase: "check", secrets: null, n: undefined },
+    { phase: "setup", secrets: null, n: 2, key: null, model: null },
+    {
+      phase: "agent",
+      secrets: ["PROCTOR_EXTRA"],
+      n: undefined,
+      key: PLACEHOLDER_KEY,
+      model: { url: "http://127.0.0.1:9", credential: { wire: "anthropic", keyEnv: "PROCTOR_STUB_KEY" } },
+    },
+    { phase: "check", secrets: null, n: undefined, key: null, model: null },
   ]);
   expect(JSON.stringify(rec.calls)).not.toContain("secret-");
 });

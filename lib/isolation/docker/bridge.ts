@@ -9,10 +9,10 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Credential } from "../../wire/credential.ts";
-import { type Exchange, parseModelUrl, startModelProxy } from "../model-proxy.ts";
+import { bridgedUrl, type Exchange, parseModelUrl, startModelProxy } from "../model-proxy.ts";
 import { BRIDGE_PORT } from "./engine.ts";
 
-export { parseModelUrl } from "../model-proxy.ts";
+export { bridgedUrl, parseModelUrl } from "../model-proxy.ts";
 
 /** A running bridge for one agent phase. */
 export interface ModelBridge {
@@ -29,11 +29,6 @@ export interface BridgeOptions {
   credential?: Credential;
   /** Sees each exchange once it ended, credentials left out (the seam for a meter and a transcript). */
   onExchange?: (e: Exchange) => void;
-}
-
-/** The model URL as an agent behind a bridge at `origin` reaches it: the endpoint's path under that origin. */
-export function bridgedUrl(origin: string, modelUrl: string): string {
-  return `${origin}${parseModelUrl(modelUrl).path}`;
 }
 
 /**

@@ -2,8 +2,9 @@
 // with only /work carried between phases as a tar snapshot on the host. A one-command phase without
 // secrets runs attached (_attach.ts: one `docker run -i` with /work on stdin, cp out, rm); the others keep
 // the original's verbs (originals 6.4: run, exec..., cp out, rm) with /work riding the first exec's
-// stdin, or a `docker cp` in where the user's own tar cannot unpack it. Secrets reach only the agent
-// exec, by name, from the docker client's own environment; the agent reaches only its model endpoint, through lib/isolation/docker/bridge.ts. It does not
+// stdin, or a `docker cp` in where the user's own tar cannot unpack it. Secrets (--pass-env) reach only the agent
+// exec, by name, from the docker client's own environment; the agent reaches only its model endpoint, through lib/isolation/docker/bridge.ts,
+// which puts the model key on its requests: the key itself never enters a container. It does not
 // build images (lib/isolation/docker/image.ts) nor decide what a failure means for the trial (the suite).
 
 import { mkdirSync, rmSync } from "node:fs";
@@ -128,7 +129,10 @@ async function runPhase(
     throw new ToolError(`Secrets and the model bridge are for the agent phase only, not "${spec.phase}"`, 1);
   let bridge: ModelBridge | undefined;
   try {
-    if (spec.model) bridge = await startModelBridge(ws.dir, spec.model.url);
+    if (spec.model)
+      bridge = await startModelBridge(ws.dir, spec.model.url, {
+        ...(spec.model.credential ? { credential: spec.model.credential } : {}),
+      });
     const box: Box = { call, user, ws, spec, bridge, started };
     if (attachable(spec, user)) {
       const r = await attached(box);

@@ -116,4 +116,10 @@ function parse(stdout: string): AgentMetrics {
 }
 
 /** Claude Code: `claude -p … --output-format stream-json`. */
-export const claude: Driver = { harness: "claude", apiKeyEnvName: "ANTHROPIC_API_KEY", command, parse };
+export const claude: Driver = {
+  harness: "claude",
+  apiKeyEnvName: "ANTHROPIC_API_KEY",
+  wire: "anthropic",
+  command,
+  parse,
+};

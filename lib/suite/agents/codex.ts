@@ -152,4 +152,10 @@ function parse(stdout: string): AgentMetrics {
 }
 
 /** OpenAI Codex: `codex exec --json … -`, prompt on stdin. */
-export const codex: Driver = { harness: "codex", apiKeyEnvName: "OPENAI_API_KEY", command, parse };
+export const codex: Driver = {
+  harness: "codex",
+  apiKeyEnvName: "OPENAI_API_KEY",
+  wire: "responses",
+  command,
+  parse,
+};

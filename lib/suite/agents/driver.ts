@@ -1,7 +1,9 @@
 // The driver contract of the suite lane, as types only: what a driver is given about one agent run
 // (DriverInput), what it returns (AgentCommand: argv, non-secret env, files, stdin; the API key only
-// by NAME in secretEnv) and what it parses from the CLI's output (AgentMetrics). The drivers
-// themselves and the registry are in index.ts; this file imports only types, so they can all share it.
+// by NAME in secretEnv, which the agent gets as a placeholder: see key.ts) and what it parses from
+// the CLI's output (AgentMetrics). The drivers themselves and the registry are in index.ts; this
+// file imports only types, so they can all share it.
+import type { WireName } from "../../wire/index.ts";
 import type { HarnessName } from "../suite.ts";
 /** What a driver needs to know about one agent run. Paths are as the CLI will see them (POSIX). */
 export interface DriverInput {
@@ -41,7 +43,10 @@ export interface AgentCommand {
   argv: string[];
   /** Non-secret environment, complete apart from PATH (HOME, TMPDIR, base URL, telemetry/update off, retries, timeouts). */
   env: Record<string, string>;
-  /** Secret variables: name the CLI reads -> name in the runner's environment holding the value. */
+  /**
+   * The model key: name the CLI reads -> name in the runner's environment holding the value. The CLI
+   * gets a placeholder under that name; the model bridge puts the real value on its requests (key.ts).
+   */
   secretEnv: Record<string, string>;
   files: DriverFile[];
   /** Directories the runner creates (mode 0700) before the start, e.g. the CLI's TMPDIR. */
@@ -80,6 +85,8 @@ export interface Driver {
   harness: HarnessName;
   /** The variable the CLI conventionally reads its key from (a good default for DriverInput.apiKeyEnvName). */
   apiKeyEnvName: string;
+  /** The protocol the CLI speaks to its model: the bridge puts the key on that way (absent: no key of ours). */
+  wire?: WireName;
   /** The command for one run; pure (no I/O). Throws a ConfigError for settings that are not a JSON object. */
   command(input: DriverInput): AgentCommand;
   /**

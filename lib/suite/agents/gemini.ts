@@ -97,4 +97,10 @@ function parse(stdout: string, stderr: string): AgentMetrics {
 }
 
 /** Gemini CLI: `gemini -p … --output-format json -m <model>`. */
-export const gemini: Driver = { harness: "gemini", apiKeyEnvName: "GEMINI_API_KEY", command, parse };
+export const gemini: Driver = {
+  harness: "gemini",
+  apiKeyEnvName: "GEMINI_API_KEY",
+  wire: "gemini",
+  command,
+  parse,
+};
