@@ -9,6 +9,7 @@ import { ConfigError, ToolError } from "../core/errors.ts";
 import { pool } from "../core/pool.ts";
 import type { Shard } from "../core/shard.ts";
 import type { PhaseSpec } from "../isolation/contract.ts";
+import { checkRunId } from "../isolation/docker/engine.ts";
 import { imageOf } from "./agents/image.ts";
 import { type Driver, readSettings } from "./agents/index.ts";
 import type { TrialJudge } from "./graders/index.ts";
@@ -89,9 +90,23 @@ function cancelled(suite: Suite): ToolError {
   return new ToolError(`suite ${suite.name}: cancelled`);
 }
 
-/** A run id: the label every container and scratch dir of this run carries. */
-export function newRunId(): string {
-  return `suite-${Date.now().toString(36)}-${Math.random().toString(16).slice(2, 10)}`;
+/**
+ * A run id: the label every container and scratch dir of this run carries. PROCTOR_RUN_ID names it
+ * instead, for a supervisor that retries a killed run (examples/swarm): it removes what the dead one
+ * left by that label before the retry starts.
+ */
+export function newRunId(env: Record<string, string | undefined> = process.env): string {
+  const given = env.PROCTOR_RUN_ID;
+  if (given === undefined || given === "")
+    return `suite-${Date.now().toString(36)}-${Math.random().toString(16).slice(2, 10)}`;
+  try {
+    checkRunId(given);
+  } catch (error) {
+    throw new ConfigError(`Cannot use PROCTOR_RUN_ID "${given}": expected 1-64 characters of [A-Za-z0-9_-]`, {
+      cause: error,
+    });
+  }
+  return given;
 }
 
 /** Runs `suite`; throws ConfigError for a missing driver or an unreadable settings file, ToolError when cancelled. */

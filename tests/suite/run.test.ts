@@ -8,7 +8,7 @@ import { ConfigError, ToolError } from "../../lib/core/errors.ts";
 import { localRunner } from "../../lib/isolation/local.ts";
 import type { Driver } from "../../lib/suite/agents/index.ts";
 import { writeReport } from "../../lib/suite/cmd.ts";
-import { defaultImage, runSuite, type SuiteRunOptions, suiteJobs } from "../../lib/suite/run.ts";
+import { defaultImage, newRunId, runSuite, type SuiteRunOptions, suiteJobs } from "../../lib/suite/run.ts";
 import { parseTrials, renderMarkdown, type Trial } from "../../lib/suite/scorecard/index.ts";
 import { loadSuite } from "../../lib/suite/suite.ts";
 import { tempDir } from "../support/tmp.ts";
@@ -356,4 +356,36 @@ test("each trial's log is written beside the trials file, key redacted, and the 
     if (before === undefined) delete process.env.PROCTOR_STUB_KEY;
     else process.env.PROCTOR_STUB_KEY = before;
   }
+});
+
+describe("the run id", () => {
+  const outcome = (env: Record<string, string | undefined>) => {
+    try {
+      const id = newRunId(env);
+      return env.PROCTOR_RUN_ID ? id : /^suite-[0-9a-z]+-[0-9a-f]{1,8}$/.test(id);
+    } catch (error) {
+      return `${(error as ConfigError).name}: ${(error as Error).message}`;
+    }
+  };
+  test.each([
+    { name: "fresh without PROCTOR_RUN_ID", env: {}, expected: true },
+    { name: "fresh when it is empty", env: { PROCTOR_RUN_ID: "" }, expected: true },
+    {
+      name: "PROCTOR_RUN_ID names it",
+      env: { PROCTOR_RUN_ID: "nightly-shard-3" },
+      expected: "nightly-shard-3",
+    },
+    {
+      name: "no label value is refused",
+      env: { PROCTOR_RUN_ID: "a b" },
+      expected: 'ConfigError: Cannot use PROCTOR_RUN_ID "a b": expected 1-64 characters of [A-Za-z0-9_-]',
+    },
+    {
+      name: "65 characters are refused",
+      env: { PROCTOR_RUN_ID: "x".repeat(65) },
+      expected: `ConfigError: Cannot use PROCTOR_RUN_ID "${"x".repeat(65)}": expected 1-64 characters of [A-Za-z0-9_-]`,
+    },
+  ])("$name", ({ env, expected }) => {
+    expect(outcome(env)).toEqual(expected);
+  });
 });
