@@ -23,9 +23,10 @@ import { GATE_ARGS, type GateFlags, parseGateFlags, prepareRelease } from "./gat
 import { parseImageMap, setBuildOptions } from "./harbor/image.ts";
 import { keep, skipByImages, skipByNetwork } from "./harbor/preflight.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
-import { publishRun } from "./publish.ts";
+import { publishRun, publishShard } from "./publish.ts";
 import { checkTrialsFile } from "./resume.ts";
 import { newRunId, runSuite, safeName, suiteJobs } from "./run.ts";
+import { failureReason } from "./scorecard/evidence.ts";
 import type { Trial } from "./scorecard/index.ts";
 import { shardJobs } from "./shard.ts";
 import { runShard } from "./shard-run.ts";
@@ -161,11 +162,14 @@ export function defaultTrialsFile(suite: string): string {
 /** The --report writer, kept importable from here (its home is publish.ts, shared with suite merge). */
 export { writeReport } from "./publish.ts";
 
-/** A finished trial in a word or two: pass, fail, error (it did not run through), infra <kind>. */
+/**
+ * A finished trial for its progress line: pass, fail, `error: <why>` (it did not run through, or a
+ * grader gave no verdict), or `infra <kind>: <why>`, the why on one line (scorecard/evidence.ts).
+ */
 export function trialWord(t: Trial): string {
-  if (t.infra !== undefined) return `infra ${t.infra}`;
+  if (t.infra !== undefined) return failureReason(t)!;
   if (t.pass) return "pass";
-  return t.error ? "error" : "fail";
+  return t.error || t.graderError ? `error: ${failureReason(t)}` : "fail";
 }
 
 /** Runs `agent-eval suite`: 0 when the suite ran; an error goes to the edge (SUITE_EDGE). */
@@ -207,7 +211,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   if (o.local) log.warn(LOCAL_WARNING);
   else {
     await checkEngine(dockerCli());
-    const build = { offline: o.offline, runId };
+    const build = { offline: o.offline };
     setBuildOptions(suite.tasks, build);
     if (!o.shard)
       suite = keep(
@@ -281,7 +285,9 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
       : { ...(await runSuite(suite, runOpts)), unscored: undefined };
     progress.clear();
     if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);
-    if (scorecard === undefined)
+    // A shard prints its progress and writes its trials: never a gate or a decision on part of the run.
+    if (o.shard) await publishShard({ title, trialsFile, trials, ...(scorecard ? { scorecard } : {}) }, o, log);
+    else if (scorecard === undefined)
       log.warn(
         `${title}: ${trials.length} trials in ${trialsFile}, no scorecard of its own (${unscored}): merge the shards with agent-eval suite merge`,
       );

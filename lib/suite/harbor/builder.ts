@@ -1,21 +1,21 @@
 // One `docker build` of a Harbor image (the task's environment, or the agent layer over it): BuildKit
 // when the docker client has it (`docker buildx version`), else the legacy builder; the engine's own
 // network unless the run is --offline (`--network none`); `--force-rm` so a failed legacy step leaves
-// no container behind; labelled proctor.harbor=1 (and proctor.run=<run id> when the run is known)
-// so cleanup can find what a run left. A run's choices reach a task's build through setBuildOptions.
+// no container behind; labelled proctor.harbor=1 so they can be found and removed. Not labelled with
+// the run (proctor.run): a run's sweep removes the images carrying its label (its snapshots), and
+// these are shared by every later run through their content hash. A run's choices reach a task's
+// build through setBuildOptions.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withFileLock } from "../../core/fsx.ts";
 import type { ProcResult } from "../../core/proc.ts";
-import { type DockerCall, RUN_LABEL } from "../../isolation/docker/engine.ts";
+import type { DockerCall } from "../../isolation/docker/engine.ts";
 
 /** A run's choices for the images it builds. */
 export interface BuildOptions {
   /** `--offline`: builds get `--network none`, as on an air-gapped machine. */
   offline?: boolean;
-  /** The run whose label the images carry. */
-  runId?: string;
   /** Whether the client has BuildKit; probed (`docker buildx version`) when absent. */
   buildkit?: boolean;
 }
@@ -43,7 +43,7 @@ export function hasBuildKit(call: DockerCall): Promise<boolean> {
 /** The argv (after "docker") and environment of one build of `tag` from `dockerfile` in `context`. */
 export function buildArgs(
   tag: string,
-  o: { dockerfile: string; context: string; buildkit: boolean; offline?: boolean; runId?: string },
+  o: { dockerfile: string; context: string; buildkit: boolean; offline?: boolean },
 ): { argv: string[]; env: Record<string, string> } {
   return {
     argv: [
@@ -55,7 +55,6 @@ export function buildArgs(
       ...(o.offline ? ["--network", "none"] : []),
       "--label",
       "proctor.harbor=1",
-      ...(o.runId !== undefined ? ["--label", `${RUN_LABEL}=${o.runId}`] : []),
       "-t",
       tag,
       "-f",
@@ -97,7 +96,6 @@ export async function buildOnce(
         context: o.context ?? scratch,
         buildkit,
         ...(o.offline ? { offline: true } : {}),
-        ...(o.runId !== undefined ? { runId: o.runId } : {}),
       });
       return await call(argv, { env, timeoutMs: o.timeoutMs });
     } finally {

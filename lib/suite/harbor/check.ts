@@ -144,7 +144,7 @@ export async function checkCommand(args: {
   const slots = loadAll(dirs).map((x) => ("id" in x ? (networkSkip(x, network) ?? x) : x));
   const tasks = slots.filter((x): x is HarborTask => "id" in x);
   const runId = newRunId();
-  const build = { offline: args.offline === true, runId };
+  const build = { offline: args.offline === true };
   applyHarborOptions(tasks, { imageMap });
   setBuildOptions(tasks, build);
   const rows = new Array<CheckRow>(slots.length);

@@ -36,7 +36,7 @@ test(
     const fails = join(dir.path, "build-fails");
     cpSync(join(FIXTURES, "fix-add"), fails, { recursive: true });
     // Offline and quick: the step fails on its own, never for want of a network. (The legacy builder
-    // counts its --label flags as two more steps.)
+    // counts its --label as one more step.)
     appendFileSync(join(fails, "environment", "Dockerfile"), "RUN test -e /proctor-not-there\n");
     writeFileSync(join(fails, "environment", "marker"), dir.path);
     const buildkit = (await run(["docker", "buildx", "version"])).exitCode === 0;
@@ -87,7 +87,7 @@ test(
         ),
         row(
           "build-fails",
-          `broken: nop: build: Cannot build Harbor task "${fails}/environment/Dockerfile": step 4/${buildkit ? 4 : 6} (RUN test -e /proctor-not-there) exited 1`,
+          `broken: nop: build: Cannot build Harbor task "${fails}/environment/Dockerfile": step 4/${buildkit ? 4 : 5} (RUN test -e /proctor-not-there) exited 1`,
           "infra",
           "infra",
         ),

@@ -150,7 +150,7 @@ test.each([
 
 test.each<{
   name: string;
-  o: { buildkit: boolean; offline?: boolean; runId?: string };
+  o: { buildkit: boolean; offline?: boolean };
   argv: string[];
   builder: string;
 }>([
@@ -161,8 +161,8 @@ test.each<{
     builder: "0",
   },
   {
-    name: "--offline, in a run",
-    o: { buildkit: false, offline: true, runId: "suite-x" },
+    name: "--offline",
+    o: { buildkit: false, offline: true },
     argv: [
       "build",
       "--force-rm",
@@ -170,8 +170,6 @@ test.each<{
       "none",
       "--label",
       "proctor.harbor=1",
-      "--label",
-      "proctor.run=suite-x",
       "-t",
       "T",
       "-f",
@@ -295,7 +293,7 @@ test("a failed build is one ToolError line naming the Dockerfile and the step; n
   const task = loadHarborTask(dir);
   const attempt = async () => {
     try {
-      await taskImage(call, task, new Map(), { buildkit: false, offline: true, runId: "r1" });
+      await taskImage(call, task, new Map(), { buildkit: false, offline: true });
       return "built";
     } catch (error) {
       return (error as Error).message;
@@ -314,7 +312,7 @@ test("a failed build is one ToolError line naming the Dockerfile and the step; n
     second: first,
     // A failure is not cached: the next trial builds again.
     builds: 2,
-    argv: ["--force-rm", "--network", "--label", "proctor.harbor=1", "--label", "proctor.run=r1"],
+    argv: ["--force-rm", "--network", "--label", "proctor.harbor=1"],
     tag: TASK_IMAGE_REPO,
   });
 });
