@@ -1,10 +1,13 @@
 // The mock model server over real HTTP: each protocol's text and tool-loop replies (streamed and
-// not), errors, hang and stall (and that close() frees them), the request log without secrets,
-// parallel scenarios by key, and refusals of bad requests. No sleeps: waits are on events.
+// not), errors, hang and stall (and that close() frees them), the request log without secrets (any
+// credential-bearing header or query parameter, by rule), parallel scenarios by key, refusals of bad
+// requests and of bodies over the cap (413, never held). No sleeps: waits are on events.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { bedrock, PROTOCOLS, type ProtocolName } from "../lib/wire/index.ts";
+import { MAX_BODY_BYTES } from "../lib/wire/mock/server.ts";
 import { hang, httpError, stall, startMockModel, text, toolCalls, toolLoop } from "./support/mock-model.ts";
 import { tempDir } from "./support/tmp.ts";
 
@@ -238,15 +241,7 @@ describe("request log", () => {
           "default",
           "text",
         ],
-        [
-          5,
-          "POST",
-          "/v1beta/models/m:generateContent?key=%5Bredacted%5D",
-          "gemini",
-          "query-key",
-          "default",
-          "text",
-        ],
+        [5, "POST", "/v1beta/models/m:generateContent", "gemini", "query-key", "default", "text"],
       ],
     );
     expect(log[1]?.body).toEqual({ ...FIRST.anthropic, stream: true });
@@ -266,6 +261,129 @@ describe("request log", () => {
     ).toEqual(JSON.parse(JSON.stringify(log)));
     expect(JSON.stringify(log)).not.toContain("SECRET");
     expect(file).not.toContain("SECRET");
+  });
+});
+
+describe("the request log leaves out every credential, by rule", () => {
+  // Gateway-style headers and credential query parameters that no list of seven names held; each
+  // carries SECRET, which must not reach the log or its file.
+  const SENT: Record<string, string> = {
+    "x-portkey-api-key": "SECRET-1",
+    "x-portkey-virtual-key": "SECRET-2",
+    "helicone-auth": "Bearer SECRET-3",
+    "cf-aig-authorization": "Bearer SECRET-4",
+    "x-litellm-api-key": "SECRET-5",
+    "ocp-apim-subscription-key": "SECRET-6",
+    "x-auth-token": "SECRET-7",
+    "x-goog-iap-jwt-assertion": "SECRET-8",
+    "x-upstream": "Bearer SECRET-9",
+    "x-amz-security-token": "SECRET-10",
+    "x-app": "cli",
+    "x-request-id": "r-1",
+    "idempotency-key": "i-1",
+  };
+  const QUERY =
+    "?alt=sse&api_key=SECRET-a&access_token=SECRET-b&key=SECRET-c&apiKey=SECRET-d&client_secret=SECRET-e" +
+    "&sig=SECRET-f&password=SECRET-g&X-Amz-Signature=SECRET-h&refresh_token=SECRET-i&keys=2&key_id=k1";
+
+  test("gateway headers, an auth scheme under any name and credential parameters are dropped", async () => {
+    using dir = tempDir("proctor-mock");
+    const logFile = join(dir.path, "requests.jsonl");
+    await using mock = await startMockModel({ script: () => text("ok"), logFile });
+    const r = await fetch(`${mock.url}/v1beta/models/m:streamGenerateContent${QUERY}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...SENT },
+      body: JSON.stringify(FIRST.gemini),
+    });
+    await r.text();
+    const entry = mock.requests[0];
+    const kept = Object.keys(entry?.headers ?? {}).filter((h) => h in SENT || h.startsWith("x-"));
+    expect({
+      status: r.status,
+      url: entry?.url,
+      kept: kept.sort(),
+      secret: [JSON.stringify(mock.requests), readFileSync(logFile, "utf8")].some((t) =>
+        t.includes("SECRET"),
+      ),
+    }).toEqual({
+      status: 200,
+      url: "/v1beta/models/m:streamGenerateContent?alt=sse&keys=2&key_id=k1",
+      kept: ["idempotency-key", "x-app", "x-request-id"],
+      secret: false,
+    });
+  });
+});
+
+/** Sends raw request head bytes (and optionally part of a body) and resolves with the reply's status line. */
+function rawStatus(url: string, head: string, body = ""): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(head + body));
+    let got = "";
+    socket.on("data", (d) => {
+      got += d.toString("latin1");
+      if (got.includes("\r\n")) {
+        resolve(got.slice(0, got.indexOf("\r\n")));
+        socket.destroy();
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
+describe("request bodies over the cap", () => {
+  test("the default cap is 32 MiB; a 600 MB Content-Length is refused (413) before a byte of it is read", async () => {
+    await using mock = await startMockModel({ script: () => text("ok") });
+    const head = `POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${600 * 1024 * 1024}\r\n\r\n`;
+    expect({
+      cap: MAX_BODY_BYTES,
+      status: await rawStatus(mock.url, head, '{"model":'),
+      log: mock.requests.map((r) => [r.url, r.reply, r.body]),
+    }).toEqual({
+      cap: 32 * 1024 * 1024,
+      status: "HTTP/1.1 413 Payload Too Large",
+      log: [["/v1/messages", "error 413", null]],
+    });
+  });
+
+  test("a body that streams past the cap is refused (413) in the protocol's error shape; the server goes on", async () => {
+    await using mock = await startMockModel({ script: () => text("ok"), maxBodyBytes: 4096 });
+    const big = { ...FIRST.anthropic, pad: "x".repeat(64 * 1024) };
+    const chunked = new ReadableStream<Uint8Array>({
+      start(c) {
+        const bytes = new TextEncoder().encode(JSON.stringify(big));
+        for (let i = 0; i < bytes.length; i += 1024) c.enqueue(bytes.subarray(i, i + 1024));
+        c.close();
+      },
+    });
+    const over = await fetch(`${mock.url}/v1/messages`, {
+      method: "POST",
+      body: chunked,
+      duplex: "half",
+    } as RequestInit);
+    const refused = { status: over.status, body: await over.json() };
+    const ok = await post(mock.url, "anthropic", FIRST.anthropic, { stream: false });
+    expect({
+      refused,
+      after: ok.status,
+      log: mock.requests.map((r) => [r.reply, r.body === null]),
+    }).toEqual({
+      refused: {
+        status: 413,
+        body: {
+          type: "error",
+          error: {
+            type: "invalid_request_error",
+            message: "mock-model: the request body is larger than 4096 bytes",
+          },
+        },
+      },
+      after: 200,
+      log: [
+        ["error 413", true],
+        ["text", false],
+      ],
+    });
   });
 });
 

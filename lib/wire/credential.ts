@@ -1,7 +1,10 @@
-// What carries a client's credential on a model request, in every protocol of the registry: the
-// headers (Anthropic's x-api-key, a Bearer token, Gemini's x-goog-api-key, a SigV4 signature and its
-// date and token, cookies) and the query parameters (Gemini's `?key=`, a presigned SigV4 URL's
-// X-Amz-*), so the model bridge can take them all off whatever protocol the endpoint speaks; the
+// What carries a client's credential on a model request, in every protocol of the registry and beyond
+// it, by a rule on the name: the headers (Anthropic's x-api-key, a Bearer token, Gemini's
+// x-goog-api-key, a SigV4 signature and its date and token, cookies, and any gateway's own:
+// x-portkey-api-key, helicone-auth, cf-aig-authorization, ocp-apim-subscription-key, x-auth-token)
+// and the query parameters (Gemini's `?key=`, api_key, access_token, a presigned SigV4 URL's
+// X-Amz-*), so the model bridge can take them all off whatever protocol the endpoint speaks, and the
+// mock model's request log leaves them out; the
 // credential the bridge adds instead (a protocol and the host variable holding the key, applied by
 // that protocol's `authorize`); and the placeholder an agent is given in place of the key. Pure: it
 // reads no environment and holds no secret.
@@ -31,28 +34,50 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
   "x-amz-content-sha256",
 ]);
 
-/** Query parameters that carry a credential (lower case); every `x-amz-*` one too (a presigned URL). */
-const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set([
-  "key",
-  "api_key",
-  "api-key",
-  "apikey",
-  "access_token",
-  "auth_token",
-  "token",
-]);
+// The rule on a header's or parameter's name, split into words (`-`, `_`, `.`, camelCase): a word
+// that names a credential anywhere in it (x-auth-user, x-goog-iap-jwt-assertion), or a last word that
+// names a key or a password (x-portkey-virtual-key, db_pass; key_id and keys are not). A list of
+// names would miss the next gateway's header.
+const CREDENTIAL_WORD =
+  /^(?:auth|authn|authz|authorization|authentication|token|secret|password|passwd|passphrase|pwd|credentials?|creds|cookie|jwt|apikey|signature|bearer)$/;
+const CREDENTIAL_LAST = /^(?:key|pass|pw|sig)$/;
+/** Names whose last word is "key" without naming a credential. */
+const NOT_CREDENTIAL: ReadonlySet<string> = new Set(["idempotency-key"]);
 
-/** Whether a query parameter's name says it carries a credential. */
-export function isCredentialParam(name: string): boolean {
-  const n = name.toLowerCase();
-  return CREDENTIAL_PARAMS.has(n) || n.startsWith("x-amz-");
+/** The lower-case words of a name: `X-Portkey-API-Key` and `xPortkeyApiKey` alike. */
+function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "");
 }
 
-/** `headers` without any credential header (names compared in lower case); the rest as given. */
-export function withoutCredentialHeaders<T>(headers: Readonly<Record<string, T>>): Record<string, T> {
-  return Object.fromEntries(
-    Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())),
+function namesCredential(name: string): boolean {
+  const words = wordsOf(name);
+  if (words.length === 0 || NOT_CREDENTIAL.has(words.join("-"))) return false;
+  return (
+    words.some((w) => CREDENTIAL_WORD.test(w)) || CREDENTIAL_LAST.test(words[words.length - 1] as string)
   );
+}
+
+/**
+ * Whether a header carries a credential: the registry's own (CREDENTIAL_HEADERS, SigV4's date and
+ * body hash among them) and any other its name says does (x-litellm-api-key, helicone-auth).
+ */
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_HEADERS.has(name.toLowerCase()) || namesCredential(name);
+}
+
+/** Whether a query parameter's name says it carries a credential; every `x-amz-*` one too (a presigned URL). */
+export function isCredentialParam(name: string): boolean {
+  return name.toLowerCase().startsWith("x-amz-") || namesCredential(name);
+}
+
+/** `headers` without any credential header (isCredentialHeader); the rest as given. */
+export function withoutCredentialHeaders<T>(headers: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !isCredentialHeader(k)));
 }
 
 /**

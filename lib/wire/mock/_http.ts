@@ -18,10 +18,25 @@ export function authOf(h: IncomingMessage["headers"], url: URL): { kind: AuthKin
   return q ? { kind: "query-key", value: q } : { kind: "none" };
 }
 
-export async function readBody(req: IncomingMessage): Promise<string> {
+/** A request body the server will not hold: over the cap, by its Content-Length or as it streams in. */
+export class BodyTooLarge extends Error {}
+
+/**
+ * The request body as text, read up to `limit` bytes: a Content-Length over it is refused before a
+ * byte is read, and a body that streams past it stops being read (BodyTooLarge either way), so no
+ * request holds more than `limit` bytes of memory.
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > limit) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -7,7 +7,7 @@ import { ToolError, UsageError } from "../../core/errors.ts";
 import { numberFlag } from "../../core/flags.ts";
 import { createLogger } from "../../core/log.ts";
 import { loadMockScript, scriptOf } from "./script-file.ts";
-import { type MockModel, startMockModel } from "./server.ts";
+import { MAX_BODY_BYTES, type MockModel, startMockModel } from "./server.ts";
 
 /** The flags of `proctor mock-model`. */
 export const MOCK_ARGS = {
@@ -20,6 +20,10 @@ export const MOCK_ARGS = {
     type: "string",
     description: "append one JSON line per request to FILE (the auth kind, never a key)",
   },
+  "max-body-bytes": {
+    type: "string",
+    description: "refuse a request body over N bytes with 413 (default 33554432: 32 MiB)",
+  },
 } as const satisfies ArgsDef;
 
 /** The flags as citty hands them over. */
@@ -27,6 +31,7 @@ export interface MockFlags {
   replies?: string;
   port?: string;
   log?: string;
+  "max-body-bytes"?: string;
 }
 
 /** Resolves on the first SIGINT or SIGTERM (the listeners are removed again). */
@@ -50,12 +55,17 @@ export async function serveMockModel(
   if (!flags.replies)
     throw new UsageError("missing --replies FILE: proctor mock-model --replies replies.yaml");
   const port = numberFlag("--port", flags.port, { min: 0, max: 65535, fallback: 0 });
+  const maxBodyBytes = numberFlag("--max-body-bytes", flags["max-body-bytes"], {
+    min: 1,
+    fallback: MAX_BODY_BYTES,
+  });
   const file = loadMockScript(flags.replies);
   let mock: MockModel;
   try {
     mock = await startMockModel({
       script: scriptOf(file),
       port,
+      maxBodyBytes,
       ...(file.usage ? { usage: file.usage } : {}),
       ...(flags.log ? { logFile: flags.log } : {}),
     });

@@ -1,15 +1,19 @@
 // The mock model server: node:http on 127.0.0.1 (port 0 unless told), speaking Anthropic Messages,
 // Bedrock InvokeModel, OpenAI Responses and Gemini by path (built on lib/wire), scripted with a queue
 // of steps or a function (steps.ts), per-run scenarios keyed by API key or session header, and a
-// request log that keeps the auth KIND and never a secret value. Tests start it directly;
-// `proctor mock-model` (cmd.ts) serves a replies file with it.
+// request log that keeps the auth KIND and never a secret value: every header and query parameter
+// that carries a credential (lib/wire/credential.ts: by its name, in any protocol or gateway, or a
+// header whose value is an HTTP auth scheme's) is left out. A body over `maxBodyBytes` is refused
+// (413) without being held. Tests start it directly; `proctor mock-model` (cmd.ts) serves a replies
+// file with it.
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { AUTH_HEADERS } from "../../core/http.ts";
+import { isCredentialHeader, withoutCredentialParams } from "../credential.ts";
 import { bedrock, gemini, PROTOCOLS, protocolForPath, type Usage, type WireProtocol } from "../index.ts";
 import {
   authOf,
+  BodyTooLarge,
   checkSigV4,
   EVENT_STREAM,
   readBody,
@@ -37,6 +41,29 @@ export interface MockOptions {
   sigv4?: SigV4Check;
   /** The port on 127.0.0.1 (default 0: any free one). */
   port?: number;
+  /** The largest request body read (default MAX_BODY_BYTES); a larger one is refused with 413. */
+  maxBodyBytes?: number;
+}
+
+/** The default cap on a request body: 32 MiB, the Messages API's own request limit. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** A header value that is an HTTP credential whatever the header's name (`Bearer ...`, a SigV4 signature). */
+const AUTH_SCHEME = /^\s*(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256)\s+\S/i;
+
+/** The headers to log: every one but those carrying a credential, by name or by value. */
+function loggedHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([k, v]) =>
+      isCredentialHeader(k) || AUTH_SCHEME.test(String(v)) ? [] : [[k, String(v)]],
+    ),
+  );
+}
+
+/** The request's query as sent, without its credential parameters ("" when none is left). */
+function loggedQuery(rawUrl: string): string {
+  const at = rawUrl.indexOf("?");
+  return at < 0 ? "" : withoutCredentialParams(rawUrl.slice(at));
 }
 
 /** A running mock model server. */
@@ -57,6 +84,7 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
   const scenarios = new Map<string, { label: string; script: Script; n: number }>();
   const fallback = { label: "default", script: opts.script ?? ([] as Script), n: 0 };
   const usage = opts.usage ?? { input: 100, output: 10 };
+  const maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
 
   const log = (entry: MockRequest) => {
     requests.push(entry);
@@ -73,25 +101,18 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
     const session = SESSION_HEADERS.map((h) => req.headers[h]).find((v) => typeof v === "string");
     const sc =
       [auth.value, session].flatMap((k) => (k && scenarios.get(k) ? [scenarios.get(k)!] : []))[0] ?? fallback;
-    if (url.searchParams.has("key")) url.searchParams.set("key", "[redacted]");
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).flatMap(([k, v]) => (AUTH_HEADERS.has(k) ? [] : [[k, String(v)]])),
-    );
-    const raw = await readBody(req);
-    const sigv4 = opts.sigv4 && auth.kind === "aws-sigv4" ? checkSigV4(req, raw, opts.sigv4) : undefined;
     const route = bedrock.routeOf(url.pathname);
     const protocol: MockProtocol | undefined = route ? "bedrock" : protocolForPath(url.pathname);
     const entry: MockRequest = {
       seq: requests.length + 1,
       method: req.method ?? "",
-      url: url.pathname + url.search,
+      url: url.pathname + loggedQuery(req.url ?? ""),
       ...(protocol ? { protocol } : {}),
-      headers,
+      headers: loggedHeaders(req.headers),
       auth: auth.kind,
       scenario: sc.label,
       body: null,
       reply: "",
-      ...(sigv4 ? { sigv4 } : {}),
     };
     const fail = (status: number, message: string) => {
       entry.reply = `error ${status}`;
@@ -103,6 +124,19 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
         protocol ? WIRES[protocol].errorBody(status, message) : { error: { message } },
       );
     };
+    let raw: string;
+    try {
+      raw = await readBody(req, maxBody);
+    } catch (e) {
+      if (!(e instanceof BodyTooLarge)) throw e;
+      // Read no further: the rest is discarded as it arrives, and the connection closes after it.
+      res.setHeader("connection", "close");
+      fail(413, `mock-model: the request body is larger than ${maxBody} bytes`);
+      req.resume();
+      return;
+    }
+    const sigv4 = opts.sigv4 && auth.kind === "aws-sigv4" ? checkSigV4(req, raw, opts.sigv4) : undefined;
+    if (sigv4) entry.sigv4 = sigv4;
     if (url.pathname === "/" && (req.method === "HEAD" || req.method === "GET")) {
       entry.reply = `status ${opts.headStatus ?? 200}`;
       log(entry);

@@ -201,6 +201,12 @@ describe("refused before anything listens: one line, exit 2, nothing on stdout",
       args: ["--port", "70000"],
       line: '✗ --port must be an integer from 0 to 65535, got "70000"',
     },
+    {
+      name: "a body cap of zero",
+      file: "version: 1\nconversations: [{replies: [{text: hi}]}]\n",
+      args: ["--max-body-bytes", "0"],
+      line: '✗ --max-body-bytes must be an integer of at least 1, got "0"',
+    },
   ])("$name", async ({ file, args, line }) => {
     using tmp = tempDir("mock-model");
     const path = join(tmp.path, "r.yaml");
