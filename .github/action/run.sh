@@ -14,7 +14,9 @@
 #   PROCTOR_RESULT      the run's JSON: with cases, run-eval --json writes it; with args, the command
 #                       must (e.g. --scorecard FILE); default proctor-result.json when comparing
 #   PROCTOR_COMPARE_TO  the base JSON: `<tool> compare BASE RESULT` (tool: run-eval, or args' first word)
-#   GH_TOKEN            with compare-to on a pull request: post the comparison as a comment (gh api)
+#   GH_TOKEN            with compare-to on a pull request: post the comparison as a comment (gh api);
+#                       kept from the command: not in its environment, nor in this script's
+#                       /proc/<pid>/environ, nor on an open descriptor
 #   GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY, GITHUB_REF  set by the runner
 # Exit codes: the command's own; else the comparison's (1 something got worse, 2 a base it refuses);
 # 2 bad input here.
@@ -25,10 +27,26 @@ fail() {
   exit 2
 }
 
-# The token is for gh alone: neither the command (nor the agents and subjects under it) nor compare
-# inherits it.
-token="${GH_TOKEN:-}"
+# The token is for gh alone, after the command: neither the command (nor the agents and subjects
+# under it) nor compare may read it. `unset` is not enough: /proc/<pid>/environ keeps the
+# environment a process was started with, and any process of the same user can read it (a --local
+# agent among them). So this script runs itself again without GH_TOKEN (exec: same pid, a new
+# environ), handed the token on a descriptor it reads and closes before the command starts. From then
+# on the token is only in this shell's memory, which (unlike environ and open descriptors) needs
+# ptrace rights to read, and a process the command starts has none over its parent. It reaches gh's
+# environment alone, once the command has exited.
+if [ -n "${GH_TOKEN:-}" ]; then
+  token="$GH_TOKEN"
+  unset GH_TOKEN
+  PROCTOR_TOKEN_FD=3 exec "$BASH" "${BASH_SOURCE[0]}" ${1+"$@"} 3<<<"$token"
+fi
 unset GH_TOKEN
+token=""
+if [ "${PROCTOR_TOKEN_FD:-}" = 3 ]; then
+  IFS= read -r token <&3 || true
+  exec 3<&-
+fi
+unset PROCTOR_TOKEN_FD
 cases="${PROCTOR_CASES:-}" args="${PROCTOR_ARGS:-}" shard="${PROCTOR_SHARD:-}"
 report="${PROCTOR_REPORT:-}" keep="${PROCTOR_KEEP:-}" base="${PROCTOR_COMPARE_TO:-}"
 if [ -z "$cases" ] && [ -z "$args" ]; then
@@ -62,6 +80,10 @@ else
   [ -n "${words[0]:-}" ] || fail "Cannot run args \"$args\": expected a command such as agent-eval suite SUITE.yaml"
   tool="${words[0]}"
   cmd=(proctor "${words[@]}")
+  # --local runs agents on the runner itself, as this user: nothing isolates them from it.
+  if [ -n "$token" ] && [[ " ${words[*]} " == *" --local "* ]]; then
+    echo "::warning title=proctor::--local runs the agents on this runner with no isolation: the token is kept from them, but they can change what later steps run (the tools on PATH) or outlive the command" >&2
+  fi
 fi
 [ -z "$shard" ] || cmd+=(--shard "$shard")
 [ -z "$report" ] || cmd+=(--report "$report")

@@ -301,6 +301,75 @@ describe("run.sh", () => {
   }
 });
 
+/**
+ * A --local agent under the command: looks for the token in every ancestor's environment and command
+ * line and in the regular files they hold open, as any process of the same user can, and logs where
+ * it found it. It learns the token from a file, never from its own environment.
+ */
+const SNOOP = `#!/bin/bash
+want="$(cat "$SNOOP_TOKEN_FILE")"
+pid=$$
+while [ -n "$pid" ] && [ "$pid" -gt 1 ]; do
+  for f in /proc/$pid/environ /proc/$pid/cmdline /proc/$pid/fd/*; do
+    [ "\${f#/proc/$pid/fd/}" = "$f" ] || [ -f "$f" ] || continue
+    if tr '\\0' '\\n' <"$f" 2>/dev/null | grep -qF -- "$want"; then
+      echo "token readable at \${f/\\/proc\\/$pid\\//<pid $( [ "$pid" = $$ ] && echo self || echo ancestor )>/}" >>"$FAKE_LOG"
+    fi
+  done
+  pid="$(awk '/^PPid:/ {print $2}' /proc/$pid/status 2>/dev/null)"
+done
+echo "snooped $*" >>"$FAKE_LOG"
+`;
+
+test("the token is nowhere a process the command starts can read it: environ, cmdline, open files", async () => {
+  using dir = tempDir("proctor-action-run");
+  const bin = join(dir.path, "bin");
+  const work = join(dir.path, "work");
+  for (const d of [bin, work]) mkdirSync(d);
+  writeFileSync(join(bin, "proctor"), SNOOP, { mode: 0o755 });
+  for (const tool of ["agent-eval", "gh"]) writeFileSync(join(bin, tool), FAKE, { mode: 0o755 });
+  writeFileSync(join(work, "base.json"), "{}\n");
+  writeFileSync(join(work, "head.json"), "{}\n");
+  // A token of this run alone, so no other process on the machine can hold the same string.
+  const token = `ghs_${crypto.randomUUID().replaceAll("-", "")}`;
+  const tokenFile = join(dir.path, "token");
+  const log = join(dir.path, "log");
+  writeFileSync(tokenFile, token);
+  writeFileSync(log, "");
+  const r = await run(["bash", RUN], {
+    cwd: work,
+    env: {
+      PATH: `${bin}:/usr/bin:/bin`,
+      FAKE_LOG: log,
+      SNOOP_TOKEN_FILE: tokenFile,
+      GITHUB_REPOSITORY: "o/proctor",
+      GITHUB_REF: "refs/pull/7/merge",
+      PROCTOR_ARGS: "agent-eval suite s.yaml --local --scorecard head.json",
+      PROCTOR_RESULT: "head.json",
+      PROCTOR_COMPARE_TO: "base.json",
+      GH_TOKEN: token,
+    },
+  });
+  expect({
+    exitCode: r.exitCode,
+    calls: readFileSync(log, "utf8")
+      .replace(/body=@\S+/g, "body=@TMP")
+      .split("\n")
+      .filter((l) => l && !l.startsWith("## ")),
+    warning: r.stderr.split("\n").filter((l) => l.startsWith("::")),
+  }).toEqual({
+    exitCode: 0,
+    calls: [
+      "snooped agent-eval suite s.yaml --local --scorecard head.json",
+      "agent-eval compare base.json head.json ",
+      "gh api --method POST repos/o/proctor/issues/7/comments -F body=@TMP --silent [token in env]",
+    ],
+    warning: [
+      "::warning title=proctor::--local runs the agents on this runner with no isolation: the token is kept from them, but they can change what later steps run (the tools on PATH) or outlive the command",
+    ],
+  });
+});
+
 describe("base.sh", () => {
   const cases: {
     spec: string;
