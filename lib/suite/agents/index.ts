@@ -3,8 +3,9 @@
 // trial (prompt, model, limits, variant settings, where the model server is) into an AgentCommand
 // (argv, non-secret env, files to write, stdin) and parses what the CLI printed into AgentMetrics.
 // A driver does not know whether the CLI runs in a container or on the host, and never sees a
-// secret: the API key travels by NAME (AgentCommand.secretEnv) and the runner injects the value into
-// the exec environment only (never argv, never a file). Per-CLI details live in lib/suite/agents/<cli>.ts.
+// secret: it names the API key's variable (AgentCommand.secretEnv), the CLI gets a placeholder there
+// and the model bridge puts the real value on its requests (key.ts): never argv, a file or the
+// agent's environment. Per-CLI details live in lib/suite/agents/<cli>.ts.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError } from "../../core/errors.ts";
