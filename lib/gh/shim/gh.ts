@@ -1,16 +1,17 @@
 // The gh behaviour, in gh_shim.py's exact dispatch order (§1.2): call log first, help and version
 // without a cassette, --json enforcement for data commands (gh api exempt), then issue create,
-// state-backed issue view, and cassette replay or record. Returns bytes and an exit code; the entry
-// script writes them. Messages and exit codes (0/1/2) are the original's; a miss adds hints after.
+// state-backed issue view, and cassette replay or record (under `gh-shim record`, through the
+// recorder: _channel.ts). Returns bytes and an exit code; the entry script writes them. Messages and exit codes (0/1/2) are the original's; a miss adds hints after.
 import { existsSync } from "node:fs";
 import { pyRepr } from "../../compat/py/repr.ts";
 import { pyPath } from "../../compat/py/text.ts";
 import type { Detector } from "../../redact/index.ts";
 import { type CassetteCall, CassetteError, hasJsonFlag, isDataCommand, normalizeArgv } from "../cassette.ts";
+import { askRecorder, RECORDER_ENV, readsStdin } from "./_channel.ts";
 import { appendCallLog } from "./calllog.ts";
 import { missHints, notFoundHint } from "./hints.ts";
 import { createIssue, type ShimOutput, viewIssue } from "./issues.ts";
-import { Recorder, runRealGh, sealCapture } from "./record.ts";
+import { Recorder, runRealGh, sealCapture, sealedAnswer } from "./record.ts";
 import { openReplayer, type Replayer, type ReplayOptions } from "./replay-cache.ts";
 
 /** Everything the shim reads from its surroundings, injectable for tests. */
@@ -117,7 +118,8 @@ async function replay(
   recorder: Recorder,
   recording: boolean,
 ): Promise<ShimOutput> {
-  const exists = existsSync(path);
+  // Under `gh-shim record` no file is read: every call the cassette would answer goes to the recorder.
+  const exists = !(recording && ctx.env[RECORDER_ENV]) && existsSync(path);
   let replayer: Replayer | undefined;
   const lookup = (): CassetteCall | undefined => {
     replayer ??= openReplayer(path, ctx.replay);
@@ -169,20 +171,12 @@ function exitOf(call: CassetteCall): number {
 }
 
 async function record(argv: readonly string[], ctx: GhContext, recorder: Recorder): Promise<ShimOutput> {
+  // Under `gh-shim record` the recorder runs gh and keeps the capture; this shim writes nothing.
+  const observer = ctx.env[RECORDER_ENV];
+  if (observer) return askRecorder(observer, { argv: [...argv], cwd: ctx.cwd, stdin: readsStdin(argv) });
   const raw = runRealGh(argv, ctx.env, ctx.cwd, ctx.self);
   if (!raw) return fail("✗ EVAL_RECORD=1 but no real gh found on PATH\n");
   const sealed = sealCapture(raw, ctx.redaction?.detectors, ctx.redaction?.check);
-  if (sealed.survivors.length > 0) {
-    return {
-      stdout: raw.stdout,
-      stderr: `${raw.stderr}✗ gh shim: refusing to record: a credential (${[...new Set(sealed.survivors)].join(", ")}) survives redaction; the cassette is unchanged\n`,
-      exitCode: 1,
-    };
-  }
-  recorder.add(sealed.capture);
-  const note =
-    sealed.redacted.length > 0
-      ? `⚠ gh shim: redacted ${sealed.redacted.length} credential(s) (${[...new Set(sealed.redacted)].join(", ")}) before recording\n`
-      : "";
-  return ok(raw.stdout, raw.stderr + note, raw.exit & 0xff);
+  if (sealed.survivors.length === 0) recorder.add(sealed.capture);
+  return sealedAnswer(raw, sealed);
 }

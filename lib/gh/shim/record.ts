@@ -1,7 +1,9 @@
-// Record mode (EVAL_RECORD=1, local capture only): runs the real gh (the first on PATH that is not
-// this shim), echoes what it printed, and keeps the call for the cassette. Every capture is redacted
-// before it is kept, and one in which a credential shape survives redaction is refused. Captures
-// are written once, when the invocation ends, atomically and preserving the cassette's mode.
+// Record mode (EVAL_RECORD=1, local capture only, gh_shim.py's): runs the real gh (the first on PATH
+// that is not this shim), echoes what it printed, and keeps the call for the cassette. Every capture
+// is redacted before it is kept, and one in which a credential shape survives redaction is refused.
+// Captures are written once, when the invocation ends, atomically and preserving the cassette's mode.
+// Under `gh-shim record` the shim does none of this itself: the recorder runs gh and keeps the
+// captures (observer.ts); the sealing and the answer's wording here serve both.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
@@ -64,6 +66,28 @@ export function sealCapture(
   // Re-scan the bytes that would be written, JSON escaping included.
   const survivors = findSecrets(pyJsonDumps(capture, { indent: 2 }), check).map((f) => f.detector);
   return { capture, redacted, survivors };
+}
+
+/**
+ * What the shim prints for a recorded call: gh's own output (the subject sees the real answer), a note
+ * naming what was redacted from the capture, or, when a credential survives redaction, a refusal
+ * (exit 1) and nothing recorded.
+ */
+export function sealedAnswer(
+  raw: Capture,
+  sealed: { redacted: string[]; survivors: string[] },
+): { stdout: string; stderr: string; exitCode: number } {
+  if (sealed.survivors.length > 0)
+    return {
+      stdout: raw.stdout,
+      stderr: `${raw.stderr}✗ gh shim: refusing to record: a credential (${[...new Set(sealed.survivors)].join(", ")}) survives redaction; the cassette is unchanged\n`,
+      exitCode: 1,
+    };
+  const note =
+    sealed.redacted.length > 0
+      ? `⚠ gh shim: redacted ${sealed.redacted.length} credential(s) (${[...new Set(sealed.redacted)].join(", ")}) before recording\n`
+      : "";
+  return { stdout: raw.stdout, stderr: raw.stderr + note, exitCode: raw.exit & 0xff };
 }
 
 /** Buffered captures for one process: they replay at once and are written by flush(). */

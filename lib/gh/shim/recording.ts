@@ -1,18 +1,23 @@
-// `gh-shim record -- COMMAND...`: runs a command with this shim first on PATH in record mode and the
-// real gh behind it, then merges what was captured into a cassette the replay side and `gh-shim lint`
-// accept: --json field lists sorted, failing calls refused unless allowed, an entry already in the
-// cassette kept (and its answer checked) unless --update. Captures are redacted by record mode
-// (record.ts) before they are kept. The cassette is rewritten once, atomically, or not at all. The
-// command gets EVAL_OUT (a temp dir removed afterwards, unless set) so `-- bash subject.sh` just runs.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+// `gh-shim record -- COMMAND...`: runs a command with this shim first on PATH in record mode, then
+// merges what was captured into a cassette the replay side and `gh-shim lint` accept: --json field
+// lists sorted, failing calls refused unless allowed, an entry already in the cassette kept (and its
+// answer checked) unless --update. Only calls this process observed are recorded: the shim asks it to
+// run each call (observer.ts), and the captures stay in its memory, never in a file the command could
+// write. Everything written is redacted, the cassette's earlier entries included, and re-scanned: a
+// credential that survives is a refusal. The cassette is rewritten once, atomically, or not at all.
+// The command gets EVAL_OUT (a temp dir removed afterwards, unless set) so `-- bash subject.sh` just runs.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { jsonSyntaxWhere, pyJsonDumps } from "../../compat/py/json.ts";
 import { ToolError, UsageError } from "../../core/errors.ts";
 import { ensureDir, isExecutable, writeFileAtomic } from "../../core/fsx.ts";
+import { findSecrets, redactText } from "../../redact/index.ts";
 import { CassetteError, cassetteCalls, normalizeArgv, readCassetteText } from "../cassette.ts";
 import { installGh, stageGh } from "../stage.ts";
+import { RECORDER_ENV } from "./_channel.ts";
+import { observeGh } from "./observer.ts";
 import { type Capture, findRealGh } from "./record.ts";
 
 /** What `gh-shim record` was asked to do. */
@@ -119,7 +124,36 @@ function realGh(opts: RecordOptions): string {
   return gh;
 }
 
-/** Runs the command through the recording shim, merges its captures, writes the cassette. */
+/** Every string of a cassette root redacted (keys and values, at any depth); the names of what went. */
+export function redactRoot(value: unknown, found: string[] = []): unknown {
+  if (typeof value === "string") {
+    const r = redactText(value);
+    for (const f of r.findings) found.push(f.detector);
+    return r.text;
+  }
+  if (Array.isArray(value)) return value.map((v) => redactRoot(v, found));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [redactRoot(k, found), redactRoot(v, found)]),
+    );
+  return value;
+}
+
+/** Runs the command and resolves with its exit code (a signal counts as 1). */
+function runCommand(
+  command: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+): Promise<number> {
+  const [file, ...args] = command as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env, stdio: "inherit" });
+    child.on("error", (e) => reject(new UsageError(`Cannot run "${file}": ${e.message}`)));
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+/** Runs the command through the recording shim, merges what the recorder observed, writes the cassette. */
 export async function recordCassette(opts: RecordOptions): Promise<RecordReport> {
   if (opts.env.CI === "true" || opts.env.GITHUB_ACTIONS === "true")
     throw new UsageError(
@@ -129,10 +163,10 @@ export async function recordCassette(opts: RecordOptions): Promise<RecordReport>
   const cassette = resolve(opts.cwd, opts.cassette);
   const target = readTarget(cassette);
   const gh = realGh(opts);
+  // Private to this user (mkdtemp: 0700): the recorder's socket and the shim.
   const work = mkdtempSync(join(tmpdir(), "proctor-record-"));
   try {
     const shimBin = ensureDir(join(work, "shim"));
-    const realBin = ensureDir(join(work, "real"));
     const stage = await stageGh();
     // The shim must not take its own wrapper for the real gh: the comment carries a shim mark.
     if (stage.kind === "script")
@@ -140,36 +174,46 @@ export async function recordCassette(opts: RecordOptions): Promise<RecordReport>
         mode: 0o755,
       });
     else installGh(stage, shimBin);
-    symlinkSync(gh, join(realBin, "gh"));
-    const captured = join(work, "captured.json");
-    const env: Record<string, string | undefined> = {
-      ...opts.env,
-      PATH: [shimBin, realBin, opts.env.PATH ?? ""].join(delimiter),
-      EVAL_RECORD: "1",
-      EVAL_CASSETTES: captured,
-      EVAL_STATE_DIR: ensureDir(join(work, "state")),
-      // A subject writes its artifacts somewhere: a throw-away OUT unless the caller names one.
-      EVAL_OUT: opts.env.EVAL_OUT ?? ensureDir(join(work, "out")),
-    };
-    const [file, ...args] = opts.command as [string, ...string[]];
-    const child = spawnSync(file, args, { cwd: opts.cwd, env, stdio: "inherit" });
-    if (child.error) throw new UsageError(`Cannot run "${file}": ${child.error.message}`);
-    const commandExit = child.status ?? 1;
-    const captures = existsSync(captured)
-      ? (cassetteCalls(JSON.parse(readCassetteText(captured))) as Capture[])
-      : [];
-    const merged = mergeCaptures(target, captures, { ...opts, cassette });
+    const socket = join(work, "recorder.sock");
+    const observer = await observeGh(socket, gh, opts.env, opts.cwd);
+    let commandExit: number;
+    try {
+      commandExit = await runCommand(opts.command, opts.cwd, {
+        ...opts.env,
+        PATH: [shimBin, opts.env.PATH ?? ""].join(delimiter),
+        EVAL_RECORD: "1",
+        // Required in record mode, never read under the recorder: no file holds a capture.
+        EVAL_CASSETTES: join(work, "recorded-in-memory.json"),
+        [RECORDER_ENV]: socket,
+        EVAL_STATE_DIR: ensureDir(join(work, "state")),
+        // A subject writes its artifacts somewhere: a throw-away OUT unless the caller names one.
+        EVAL_OUT: opts.env.EVAL_OUT ?? ensureDir(join(work, "out")),
+      });
+    } finally {
+      await observer.close();
+    }
+    const merged = mergeCaptures(target, observer.captures, { ...opts, cassette });
     const changed = merged.added + merged.updated > 0;
-    const written = merged.refusals.length === 0 && changed;
+    const refusals = [...merged.refusals];
+    let text = "";
+    if (refusals.length === 0 && changed) {
+      text = `${pyJsonDumps(redactRoot(merged.root), { indent: 2 })}\n`;
+      const left = [...new Set(findSecrets(text).map((f) => f.detector))];
+      if (left.length > 0)
+        refusals.push(
+          `a credential (${left.join(", ")}) survives redaction in what would be written to ${cassette}`,
+        );
+    }
+    const written = refusals.length === 0 && changed;
     if (written) {
       ensureDir(resolve(cassette, ".."));
-      writeFileAtomic(cassette, `${pyJsonDumps(merged.root, { indent: 2 })}\n`);
+      writeFileAtomic(cassette, text);
     }
     return {
       added: merged.added,
       updated: merged.updated,
       unchanged: merged.unchanged,
-      refusals: merged.refusals,
+      refusals,
       commandExit,
       written,
     };
