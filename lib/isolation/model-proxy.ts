@@ -169,7 +169,11 @@ export async function startModelProxy(
       ms: 0,
     };
     const reply: Buffer[] = [];
+    let ended = false;
+    // Once per exchange, whichever way it ends first.
     const done = (error?: string) => {
+      if (ended) return;
+      ended = true;
       if (!o.onExchange) return;
       exchange.ms = performance.now() - started;
       if (exchange.response) exchange.response.body = Buffer.concat(reply);
@@ -204,19 +208,21 @@ export async function startModelProxy(
         done();
       });
       up.on("error", (e) => {
-        res.destroy();
         done(`the model endpoint's reply broke off: ${e.message}`);
+        res.destroy();
       });
     });
     upstream.on("error", (e) => {
       const why = `cannot reach the model endpoint ${new URL(to.url).host}: ${e.message}`;
+      done(why);
       if (res.headersSent) res.destroy();
       else refuse(res, 502, why);
-      done(why);
     });
     // The agent hung up: the endpoint's request goes too (a generation nobody reads).
     res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (res.writableFinished) return;
+      done("the agent closed its connection before the reply ended");
+      upstream.destroy();
     });
     upstream.end(body);
   };

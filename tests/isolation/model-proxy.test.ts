@@ -319,21 +319,29 @@ describe("routing", () => {
     }).toEqual(c.want);
   });
 
-  test("an endpoint that cannot be reached is a 502 with one line saying so", async () => {
+  test("an endpoint that cannot be reached is a 502 with one line saying so, and the observer hears why", async () => {
     const down = await capture();
     const url = down.url;
     await new Promise<void>((r) => down.server.close(() => r()));
-    proxy = await startModelProxy({ loopback: true }, { route: { url } });
+    const seen: Exchange[] = [];
+    proxy = await startModelProxy({ loopback: true }, { route: { url }, onExchange: (e) => seen.push(e) });
     const r = await send(proxy.address, { path: "/v1/messages", body: BODY });
     const message = (JSON.parse(r.body) as { error: { message: string } }).error.message;
+    const why = `cannot reach the model endpoint ${new URL(url).host}: `;
     expect({
       status: r.status,
       line: message.split("\n").length,
-      says: message.startsWith(`model bridge: cannot reach the model endpoint ${new URL(url).host}: `),
+      says: message.startsWith(`model bridge: ${why}`),
+      observed: seen.map((e) => ({
+        path: e.request.path,
+        response: e.response ?? null,
+        error: e.error?.startsWith(why),
+      })),
     }).toEqual({
       status: 502,
       line: 1,
       says: true,
+      observed: [{ path: "/v1/messages", response: null, error: true }],
     });
   });
 });
