@@ -36,7 +36,7 @@ export interface TrialContext {
   modelUrl: string;
   /** The same endpoint as the agent sees it (under Docker: the in-container forwarder). */
   agentModelUrl: string;
-  /** The host variable holding the model API key, given to the agent phase only. */
+  /** The host variable holding the model API key: the model bridge reads it, the agent gets a placeholder. */
   apiKeyEnvName: string;
   /** The variant's settings (a JSON object), merged by the driver into its CLI's settings. */
   settings?: Record<string, unknown>;

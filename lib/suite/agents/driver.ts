@@ -9,7 +9,7 @@ import type { HarnessName } from "../suite.ts";
 export interface DriverInput {
   /** The model server's origin, e.g. `http://127.0.0.1:8080` (no `/v1`: each driver adds its own path). */
   modelBaseUrl: string;
-  /** The variable in the RUNNER's environment that holds the model API key (the value never reaches the driver). */
+  /** The variable in the RUNNER's environment that holds the model API key (its value reaches neither the driver nor the CLI). */
   apiKeyEnvName: string;
   /** A fresh, empty, writable HOME for the CLI (its config, caches and transcripts go under it). */
   home: string;
