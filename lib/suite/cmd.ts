@@ -28,6 +28,7 @@ import { checkTrialsFile } from "./resume.ts";
 import { newRunId, runSuite, safeName, suiteJobs } from "./run.ts";
 import { failureReason } from "./scorecard/evidence.ts";
 import type { Trial } from "./scorecard/index.ts";
+import { takeSealKey } from "./seal.ts";
 import { shardJobs } from "./shard.ts";
 import { runShard } from "./shard-run.ts";
 import { loadSuite, type Variant } from "./suite.ts";
@@ -66,6 +67,7 @@ export const SUITE_ARGS = {
   }),
   offline: bool("Harbor tasks: build environment images with --network none (air-gapped machines)"),
   shard: str("run only shard K/N of the trials (K 0-based), to merge with `agent-eval suite merge`"),
+  "seal-key-env": str("with --shard: NAME of the variable holding the key that seals the trials file"),
   ...GATE_ARGS,
 } as const satisfies ArgsDef;
 
@@ -89,6 +91,7 @@ export interface SuiteFlags extends GateFlags {
   "image-map"?: string | string[];
   offline?: boolean;
   shard?: string;
+  "seal-key-env"?: string;
 }
 
 /** Where each harness's CLI talks to by default (its vendor's public API). */
@@ -128,6 +131,13 @@ export function parseFlags(f: SuiteFlags) {
       throw flagError(`--pass-env: ${JSON.stringify(name)} is not an UPPER_SNAKE variable name`);
   if (f["model-url"] !== undefined) parseModelUrl(f["model-url"]);
   // A shard is part of a run: only the merged run is gated and recorded.
+  const sealKeyEnv = f["seal-key-env"];
+  if (sealKeyEnv !== undefined && f.shard === undefined)
+    throw flagError(
+      "--seal-key-env without --shard: only a shard's trials file is sealed (suite merge checks it)",
+    );
+  if (sealKeyEnv !== undefined && passEnv.includes(sealKeyEnv))
+    throw flagError(`--pass-env ${sealKeyEnv}: the seal key never reaches an agent`);
   for (const flag of ["fail-on", "history"] as const)
     if (f.shard !== undefined && f[flag] !== undefined)
       throw flagError(
@@ -150,6 +160,7 @@ export function parseFlags(f: SuiteFlags) {
     tasks: f.tasks,
     offline: f.offline === true,
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
+    ...(sealKeyEnv !== undefined ? { sealKeyEnv } : {}),
     release: parseGateFlags(f),
   };
 }
@@ -175,6 +186,9 @@ export function trialWord(t: Trial): string {
 /** Runs `agent-eval suite`: 0 when the suite ran; an error goes to the edge (SUITE_EDGE). */
 export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const o = parseFlags(flags);
+  // Taken first and gone from the environment: nothing this run starts (a phase, a task.toml's
+  // ${VAR}, an agent under --local) can read it.
+  const sealKey = o.sealKeyEnv === undefined ? undefined : takeSealKey(o.sealKeyEnv);
   const log = createLogger("agent-eval");
   let suite = prepareRelease(loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {}), o.release);
   const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
@@ -268,6 +282,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
         : { agentModelUrl: (url: string) => `http://127.0.0.1:${BRIDGE_PORT}${parseModelUrl(url).path}` }),
       trialsFile,
       resume: o.resume,
+      ...(sealKey ? { sealKey } : {}),
       signal: controller.signal,
       onResumed: (n) => progress.skip(n),
       onStart: (j) => {
@@ -286,7 +301,8 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     progress.clear();
     if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);
     // A shard prints its progress and writes its trials: never a gate or a decision on part of the run.
-    if (o.shard) await publishShard({ title, trialsFile, trials, ...(scorecard ? { scorecard } : {}) }, o, log);
+    if (o.shard)
+      await publishShard({ title, trialsFile, trials, ...(scorecard ? { scorecard } : {}) }, o, log);
     else if (scorecard === undefined)
       log.warn(
         `${title}: ${trials.length} trials in ${trialsFile}, no scorecard of its own (${unscored}): merge the shards with agent-eval suite merge`,

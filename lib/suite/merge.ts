@@ -1,7 +1,8 @@
 // `agent-eval suite merge`: the shards' trials files of one suite back into the whole run. Every file
 // must be a shard (header, shard.ts) of this suite as loaded now (name and digest), with one seed, one
 // runner and one N; every K from 0 to N-1 exactly once; each trial a job of its own shard, once; each
-// shard complete. Anything else is refused with one line naming the file (exit 2 at the edge). The
+// shard complete; given a seal key, every file sealed under it (seal.ts), every line covered by a seal
+// that matches. Anything else is refused with one line naming the file (exit 2 at the edge). The
 // trials are put back in job order, infrastructure failures included, and scored by run.ts's
 // scoreSuite: the scorecard depends on the set of trials only, never on which shard ran what or when.
 import { dirname, resolve } from "node:path";
@@ -10,6 +11,7 @@ import { type Shard, shardLabel } from "../core/shard.ts";
 import { DATA, inputProblem, readInputBytes } from "./input.ts";
 import { scoreSuite, suiteJobs } from "./run.ts";
 import type { Scorecard, Trial } from "./scorecard/index.ts";
+import { checkSeals, type SealKey } from "./seal.ts";
 import { dealJobs, jobId, parseTrialsText, type ShardHeader, suiteDigest, trialKey } from "./shard.ts";
 import type { Suite } from "./suite.ts";
 
@@ -38,8 +40,11 @@ interface Seen {
   shard: Shard;
 }
 
-/** Merges `files` (each a shard's trials file) of `suite`; `seed`, when given, must be the shards'. */
-export function mergeShards(suite: Suite, files: readonly string[], seed?: number): MergedRun {
+/**
+ * Merges `files` (each a shard's trials file) of `suite`; `seed`, when given, must be the shards'.
+ * With `key` every file must be sealed under it; without, seals are not read (consistency only).
+ */
+export function mergeShards(suite: Suite, files: readonly string[], seed?: number, key?: SealKey): MergedRun {
   if (files.length === 0)
     throw refuse("Cannot merge: no trials files given (agent-eval suite merge SUITE.yaml TRIALS...)");
   const jobs = suiteJobs(suite);
@@ -64,6 +69,7 @@ export function mergeShards(suite: Suite, files: readonly string[], seed?: numbe
     let parsed: ReturnType<typeof parseTrialsText>;
     try {
       parsed = parseTrialsText(text, file);
+      if (key !== undefined && parsed.header !== undefined) sealed(text, file, parsed.header, key);
     } catch (error) {
       throw refuse(messageOf(error), error);
     }
@@ -128,4 +134,16 @@ export function mergeShards(suite: Suite, files: readonly string[], seed?: numbe
   // Scoring failures (a variant with nothing scored) are the whole run's own errors, not refusals.
   const scorecard = scoreSuite(suite, all, { seed: runSeed, local: first!.header.runner === "local" });
   return { trials: all, bases, scorecard, seed: runSeed, shards: count, network: first!.header.network };
+}
+
+/** Refuses (ConfigError, one line) a file not sealed, a seal that does not match, a line after the last seal. */
+function sealed(text: string, file: string, header: ShardHeader, key: SealKey): void {
+  const cannot = `Cannot merge "${file}": `;
+  if (header.seal === undefined)
+    throw new ConfigError(
+      `${cannot}not sealed (its shard ran without --seal-key-env), and this merge checks seals`,
+    );
+  const { unsealed } = checkSeals(text, key, cannot);
+  if (unsealed > 0)
+    throw new ConfigError(`${cannot}${unsealed} line(s) after its last seal: added after its shard wrote it`);
 }

@@ -3,28 +3,39 @@
 // dropped, infrastructure failures are dropped so they run again, a later line for the same trial
 // wins, and a trial that is no job of the suite refuses the resume (it is another suite's file).
 // Without --resume an existing file is refused with one line, never silently overwritten. A shard's
-// file keeps its header line (shard.ts) through a resume, and resumes only under the same header.
+// file keeps its header line (shard.ts) through a resume, and resumes only under the same header; a
+// sealed one (seal.ts) only with its key: its seals are checked, what follows the last one is dropped
+// as unfinished, and the file is written back sealed anew.
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
 import { DATA, readInputIfAny } from "./input.ts";
 import type { Trial } from "./scorecard/index.ts";
+import { checkSeals, isSealLine, type SealChain, type SealKey } from "./seal.ts";
 import { headerLine, parseTrialsText, type ShardHeader, trialKey } from "./shard.ts";
 
 /** The key of a trial (shard.ts: the same key deals a shard's trials). */
 export { trialKey };
 
+/** A sealed shard's seal: its key (to check what is resumed) and the chain the run writes with. */
+export interface TrialsSeal {
+  key: SealKey;
+  chain: SealChain;
+}
+
 /**
  * The finished trials in `path` that a resumed run keeps (none when the file does not exist). `jobs`
  * are the keys of the suite's (or the shard's) jobs. The file is rewritten (atomically) to hold exactly
- * those, after `header` for a shard; a file of another shard, or sharded vs not, is refused.
+ * those, after `header` for a shard (sealed through `seal` when given); a file of another shard,
+ * sharded vs not, or sealed vs not, is refused, and so is a sealed file whose seals do not match.
  */
 export function resumeTrials(
   path: string,
   jobs: ReadonlySet<string>,
   suite: string,
   header?: ShardHeader,
+  seal?: TrialsSeal,
 ): Map<string, Trial> {
   const kept = new Map<string, Trial>();
   // Regular, capped, not a link: a retried pod reads what a shared volume holds.
@@ -32,17 +43,23 @@ export function resumeTrials(
   if (text === undefined) {
     // A first attempt under --resume (a retried pod, a CI re-run): the shard's header still goes
     // first, or merge would refuse the file as no shard's.
-    if (header !== undefined) startTrials(path, header);
+    if (header !== undefined) startTrials(path, header, seal?.chain);
     return kept;
   }
   // A crash can leave the last line unterminated and cut: it is not a finished trial.
   const end = text.lastIndexOf("\n");
-  const whole = end < 0 ? "" : text.slice(0, end + 1);
+  let whole = end < 0 ? "" : text.slice(0, end + 1);
+  const found = parseTrialsText(whole.slice(0, whole.indexOf("\n") + 1), path).header;
+  checkHeader(path, found, header, whole.trim() === "" ? 0 : 1);
+  // Only what its seals cover is kept: a line after the last seal was never finished (or was added).
+  if (found?.seal !== undefined && seal !== undefined)
+    whole = whole.slice(0, checkSeals(whole, seal.key, `Cannot resume from "${path}": `).end);
   const parsed = parseTrialsText(whole, path);
-  checkHeader(path, parsed.header, header, parsed.trials.length);
   // Each kept trial is written back as the bytes it was read from: a number JSON.parse cannot hold
   // exactly (the newer original's uint64 `seed`) survives the resume unchanged.
-  const lines = whole.split("\n").filter((l, i) => l.trim() !== "" && !(i === 0 && parsed.header));
+  const lines = whole
+    .split("\n")
+    .filter((l, i) => l.trim() !== "" && !(i === 0 && parsed.header) && !isSealLine(l));
   const raw = new Map<string, string>();
   parsed.trials.forEach((t, i) => {
     const key = trialKey(t);
@@ -58,7 +75,9 @@ export function resumeTrials(
     }
   });
   const head = header === undefined ? "" : headerLine(header);
-  writeFileAtomic(path, head + [...raw.values()].map((l) => `${l}\n`).join(""));
+  const body = [...raw.values()].map((l) => `${l}\n`);
+  const sealed = seal?.chain;
+  writeFileAtomic(path, sealed ? [head, ...body].map((b) => sealed.seal(b)).join("") : head + body.join(""));
   return kept;
 }
 
@@ -72,6 +91,12 @@ function checkHeader(path: string, found: ShardHeader | undefined, want: ShardHe
   }
   if (want === undefined)
     throw cannot(`it is shard ${found.shard}'s trials file: resume it with --shard ${found.shard}`);
+  if (found.seal !== want.seal)
+    throw cannot(
+      found.seal === undefined
+        ? "it is not sealed: a sealed run resumes only a sealed file (run without --seal-key-env, or start over)"
+        : "it is sealed: resume it with --seal-key-env and the key it was sealed with",
+    );
   for (const key of ["shard", "suite", "digest", "seed", "runner", "network"] as const)
     if (found[key] !== want[key])
       throw cannot(
@@ -92,20 +117,22 @@ export function checkTrialsFile(path: string, resume: boolean): void {
 }
 
 /**
- * Creates `path` for a run without --resume: empty, or holding only a shard's header line. An existing
- * file is refused, never overwritten.
+ * Creates `path` for a run without --resume: empty, or holding only a shard's header line (and its
+ * seal with `chain`). An existing file is refused, never overwritten.
  */
-export function startTrials(path: string, header?: ShardHeader): void {
+export function startTrials(path: string, header?: ShardHeader, chain?: SealChain): void {
   ensureDir(dirname(path));
+  const head = header === undefined ? "" : headerLine(header);
   try {
-    writeFileSync(path, header === undefined ? "" : headerLine(header), { flag: "wx" });
+    writeFileSync(path, chain && head ? chain.seal(head) : head, { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") throw trialsFileExists(path);
     throw error;
   }
 }
 
-/** Appends one finished trial as one line. */
-export function appendTrial(path: string, trial: Trial): void {
-  appendFileSync(path, `${JSON.stringify(trial)}\n`);
+/** Appends one finished trial as one line (and its seal with `chain`, in the same write). */
+export function appendTrial(path: string, trial: Trial, chain?: SealChain): void {
+  const line = `${JSON.stringify(trial)}\n`;
+  appendFileSync(path, chain ? chain.seal(line) : line);
 }

@@ -18,6 +18,7 @@ import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import { appendTrial, resumeTrials, startTrials } from "./resume.ts";
 import { judgeInfo } from "./scorecard/grading.ts";
 import { buildScorecard, type Scorecard, type Trial } from "./scorecard/index.ts";
+import { SealChain, type SealKey } from "./seal.ts";
 import { jobId, shardHeader, shardJobs } from "./shard.ts";
 import type { Suite, Variant } from "./suite.ts";
 import { runTrial, type SuiteRunner, type TrialContext, type TrialJob } from "./trial.ts";
@@ -55,6 +56,8 @@ export interface SuiteRunOptions {
   resume?: boolean;
   /** Run only this shard's trials (shard.ts); its trials file opens with the shard header. */
   shard?: Shard;
+  /** With `shard`: seal its trials file under this key (seal.ts), for `suite merge --seal-key-env`. */
+  sealKey?: SealKey;
   /** Where /work and HOME are inside a phase (default /work, /tmp/home). */
   workDir?: string;
   home?: string;
@@ -175,14 +178,28 @@ export async function runTrials(
     }
   }
   const jobs = opts.shard ? shardJobs(suiteJobs(suite), opts.shard) : suiteJobs(suite);
+  if (opts.sealKey && !opts.shard)
+    throw new ConfigError(
+      `suite ${suite.name}: a seal key seals a shard's trials file: run with --shard K/N`,
+    );
+  const key = opts.shard ? opts.sealKey : undefined;
   const header =
-    opts.shard && shardHeader(suite, opts.shard, opts.seed ?? 1, opts.local === true, opts.network ?? "none");
+    opts.shard &&
+    shardHeader(
+      suite,
+      opts.shard,
+      opts.seed ?? 1,
+      opts.local === true,
+      opts.network ?? "none",
+      key !== undefined,
+    );
+  const seal = key ? { key, chain: new SealChain(key) } : undefined;
   const done = new Map<string, Trial>();
   if (opts.trialsFile !== undefined) {
     if (opts.resume)
-      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(jobs.map(jobId)), suite.name, header))
+      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(jobs.map(jobId)), suite.name, header, seal))
         done.set(k, t);
-    else startTrials(opts.trialsFile, header);
+    else startTrials(opts.trialsFile, header, seal?.chain);
   }
   opts.onResumed?.(done.size);
   const runId = opts.runId ?? newRunId();
@@ -212,7 +229,7 @@ export async function runTrials(
       const ctx = context(job, repo, runId, opts, settings);
       const trial = await runTrial(job, judge ? { ...ctx, judge: judge(job.task.id, job.repeat) } : ctx);
       trials[i] = trial;
-      if (opts.trialsFile !== undefined) appendTrial(opts.trialsFile, trial);
+      if (opts.trialsFile !== undefined) appendTrial(opts.trialsFile, trial, seal?.chain);
       opts.onFinish?.(job, trial);
     });
   } finally {

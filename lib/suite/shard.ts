@@ -1,15 +1,18 @@
 // A shard of a suite run (`agent-eval suite --shard K/N`): which trials it runs and what it records.
 // A trial's stable id is task id + variant + repeat, dealt by lib/core/shard.ts (hash order, balanced),
 // never by order or time. A sharded trials file opens with one header line (ShardHeader: K/N, the
-// suite's name and digest, the seed, the runner, the network) so merge can refuse a foreign shard; an unsharded
-// file has no header and stays byte-identical to the original's. Merging is merge.ts.
+// suite's name and digest, the seed, the runner, the network, whether it is sealed) so merge can
+// refuse a foreign shard; a sealed file's seal lines (seal.ts) are read past here and checked by
+// their readers. An unsharded file has no header and stays byte-identical to the original's. Merging is merge.ts.
 import { isAbsolute, relative, sep } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { firstIssue } from "../core/jsonl.ts";
 import { dealGroups, parseShard, type Shard, selectShard, shardLabel } from "../core/shard.ts";
+import { pathDigest } from "../core/tree-digest.ts";
 import { parseTrials, type Trial } from "./scorecard/index.ts";
+import { isSealLine, SEAL_ALGORITHM } from "./seal.ts";
 import type { Suite } from "./suite.ts";
 import type { TrialJob } from "./trial.ts";
 
@@ -29,6 +32,10 @@ export const ShardHeader = z
     network: z
       .enum(["none", "bridge"])
       .describe("the trials' --network: it decides what the scorecard says of internet access"),
+    seal: z
+      .literal(SEAL_ALGORITHM)
+      .optional()
+      .describe("the file is sealed (--seal-key-env): a seal line follows this header and every trial"),
   })
   .strict();
 export type ShardHeader = z.infer<typeof ShardHeader>;
@@ -59,16 +66,36 @@ export function dealJobs(jobs: readonly TrialJob[], count: number): number[] {
   return jobs.map((j) => placed.get(jobId(j))!);
 }
 
+/** The suite's own places: what its fields name, not what decides a trial (the suite file is read as fields). */
+const SUITE_PLACES = new Set(["path", "dir", "tasksDir"]);
+const digests = new WeakMap<Suite, string>();
+
 /**
- * The digest of a suite and its tasks as loaded (every field, matrix and defaults applied), with
- * absolute paths made relative to the suite's directory so two checkouts of one commit agree. The
- * tasks' repositories are not read: the digest says "same suite", not "same code under test".
+ * The digest of a suite and everything that decides its trials: the suite and its tasks as loaded
+ * (every field, matrix and defaults applied) with absolute paths made relative to the suite's
+ * directory, and what each of those paths holds (lib/core/tree-digest.ts): every file under each
+ * task's directory (task.yaml, a local repository, a Harbor task's task.toml, instruction.md,
+ * environment/, tests/, solution/), every rubric and settings file. Two checkouts of one commit
+ * agree; one byte changed in any of them changes it. Not covered: a remote repository (cloned at
+ * run time) and images named by tag. Computed once per loaded suite.
  */
 export function suiteDigest(suite: Suite): string {
-  const text = JSON.stringify(suite, (_key, value) =>
-    typeof value === "string" && isAbsolute(value) ? relative(suite.dir, value).split(sep).join("/") : value,
-  );
-  return `sha256:${sha256Hex(text)}`;
+  const known = digests.get(suite);
+  if (known !== undefined) return known;
+  const rel = (p: string) => relative(suite.dir, p).split(sep).join("/");
+  const places = new Set<string>();
+  const text = JSON.stringify(suite, function (this: unknown, key, value) {
+    if (typeof value !== "string" || !isAbsolute(value)) return value;
+    if (!(this === suite && SUITE_PLACES.has(key))) places.add(value);
+    return rel(value);
+  });
+  // A place inside another is read with it.
+  const sorted = [...places].sort();
+  const outer = sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(`${q}${sep}`)));
+  const contents = outer.map((p) => [rel(p), pathDigest(p)]);
+  const digest = `sha256:${sha256Hex(JSON.stringify({ suite: text, contents }))}`;
+  digests.set(suite, digest);
+  return digest;
 }
 
 /** The header a shard of `suite` writes first. */
@@ -78,6 +105,7 @@ export function shardHeader(
   seed: number,
   local: boolean,
   network: ShardHeader["network"] = "none",
+  sealed = false,
 ): ShardHeader {
   return {
     kind: SHARD_KIND,
@@ -88,6 +116,7 @@ export function shardHeader(
     seed,
     runner: local ? "local" : "docker",
     network,
+    ...(sealed ? { seal: SEAL_ALGORITHM } : {}),
   };
 }
 
@@ -124,6 +153,10 @@ export function parseTrialsText(text: string, path: string): TrialsText {
   } catch (error) {
     throw new ConfigError(`Cannot load trials "${path}": line 1: ${(error as Error).message}`);
   }
-  // Line numbers in errors stay the file's: the header line is blanked, not cut.
-  return { header: r.data, shard, trials: parseTrials(nl < 0 ? "" : `\n${text.slice(nl + 1)}`, path) };
+  // Line numbers in errors stay the file's: the header line and seal lines are blanked, not cut.
+  const rest = (nl < 0 ? "" : text.slice(nl + 1))
+    .split("\n")
+    .map((l) => (isSealLine(l) ? "" : l))
+    .join("\n");
+  return { header: r.data, shard, trials: parseTrials(`\n${rest}`, path) };
 }

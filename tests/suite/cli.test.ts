@@ -163,6 +163,7 @@ test("--help lists every flag", async () => {
       "report",
       "resume",
       "scorecard",
+      "seal-key-env",
       "seed",
       "shard",
       "tasks",
