@@ -10,7 +10,7 @@ import { createLogger } from "../core/log.ts";
 import { pool } from "../core/pool.ts";
 import { Rng, shuffle } from "../stats/index.ts";
 import { appendHistory, gradedIds, type HistoryEntry, loadHistoryLines, originalNote } from "./history.ts";
-import { askJudge, type JudgeRoute, pairPrompt, parseVerdict, readRubric } from "./judge.ts";
+import { askJudge, type JudgeRoute, pairAsk, parseVerdict, readRubric } from "./judge.ts";
 import { loadPairKey, type Pair, type PairSide, readPairs } from "./pairs/index.ts";
 
 /** Options of one judge run (the key is already read into `route`). */
@@ -58,20 +58,19 @@ export async function judgePair(
 ): Promise<{ entry: HistoryEntry } | { error: string }> {
   const order = orderOf(seed, pair.id);
   const [a, b] = order === "control-first" ? [pair.control, pair.candidate] : [pair.candidate, pair.control];
-  const reply = await askJudge(route, pairPrompt(rubric.text, pair.request, a.response, b.response));
+  const reply = await askJudge(route, pairAsk(rubric.text, pair.request, a.response, b.response));
   if (reply.error !== undefined) return { error: reply.error };
   const v = parseVerdict(reply.text ?? "", ["a", "b"] as const);
   if ("error" in v) return { error: v.error };
   const [control, candidate] =
     order === "control-first" ? [v.scores.a, v.scores.b] : [v.scores.b, v.scores.a];
-  const reason = v.reason === undefined ? {} : { reason: v.reason };
   const entry: HistoryEntry = {
     version: 1,
     id: pair.id,
     experiment: pair.experiment,
     time: now().toISOString(),
     judge: { model: route.model, rubric: rubric.digest },
-    control: { score: control, ...reason },
+    control: { score: control, reason: v.reason },
     candidate: { score: candidate },
     delta: candidate - control,
     order,

@@ -49,7 +49,7 @@ function fairJudge(req: MockRequest) {
   const prompt = String((req.body as { messages: Array<{ content: string }> }).messages[0]?.content);
   const a = prompt.slice(prompt.indexOf("## Answer A"), prompt.indexOf("## Answer B"));
   const [sa, sb] = a.includes("control answer") ? [0.8, 0.3] : [0.3, 0.8];
-  return text(`Here you go: {"a": ${sa}, "b": ${sb}, "reason": "the control reads first"}`);
+  return text(`{"a": ${sa}, "b": ${sb}, "reason": "the control reads first"}`);
 }
 
 function setup(dir: string, rows: unknown[]) {
@@ -167,18 +167,44 @@ test("a judge that does not answer with scores: the pair stays ungraded", async 
     route: { protocol: "responses", url: mock.url, model: "j", key: KEY },
     now: NOW,
   });
-  expect(r.errors).toEqual([{ id: "p1", error: "the judge did not answer with a JSON object" }]);
+  expect(r.errors).toEqual([
+    {
+      id: "p1",
+      error:
+        'the judge did not answer with one JSON object: expected one JSON object, got "I think A is better."',
+    },
+  ]);
   expect(loadHistory(f.history)).toEqual([]);
 });
 
+const NOT_ONE = "the judge did not answer with one JSON object";
 test.each([
-  { text: '{"a": 1, "b": 0}', out: { scores: { a: 1, b: 0 } } },
-  { text: 'x {"a": 0.5, "b": 0.25, "reason": "r"} y', out: { scores: { a: 0.5, b: 0.25 }, reason: "r" } },
-  { text: '{"a": 2, "b": 0}', out: { error: 'the judge\'s "a" is not a number from 0 to 1' } },
-  { text: '{"a": "1", "b": 0}', out: { error: 'the judge\'s "a" is not a number from 0 to 1' } },
-  { text: '{"a": 1}', out: { error: 'the judge\'s "b" is not a number from 0 to 1' } },
-  { text: "{not json}", out: { error: "the judge did not answer with a JSON object" } },
-  { text: "", out: { error: "the judge did not answer with a JSON object" } },
+  { text: ' {"a": 0.5, "b": 0.25, "reason": "r"}\n', out: { scores: { a: 0.5, b: 0.25 }, reason: "r" } },
+  {
+    text: 'x {"a": 0.5, "b": 0.25, "reason": "r"} y',
+    out: { error: `${NOT_ONE}: expected one JSON object, got "x {\\"a\\": 0.5, \\"b\\": 0."` },
+  },
+  {
+    text: '{"a": 1, "b": 0, "reason": "r"} {"a": 0, "b": 1, "reason": "r"}',
+    out: { error: `${NOT_ONE}: trailing data after the JSON object` },
+  },
+  {
+    text: '```json\n{"a": 1, "b": 0, "reason": "r"}\n```',
+    out: { error: `${NOT_ONE}: expected one JSON object, got "\`\`\`json\\n{\\"a\\": 1, \\"b\\""` },
+  },
+  { text: '{"a": 1, "b": 0}', out: { error: 'the judge\'s "reason" is not a non-empty string' } },
+  {
+    text: '{"a": 1, "b": 0, "reason": "r", "verdict": "b"}',
+    out: { error: 'the judge\'s reply has an unknown field "verdict"' },
+  },
+  { text: '{"a": 2, "b": 0, "reason": "r"}', out: { error: 'the judge\'s "a" is not a number from 0 to 1' } },
+  {
+    text: '{"a": "1", "b": 0, "reason": "r"}',
+    out: { error: 'the judge\'s "a" is not a number from 0 to 1' },
+  },
+  { text: '{"a": 1, "reason": "r"}', out: { error: 'the judge\'s "b" is not a number from 0 to 1' } },
+  { text: "{not json}", out: { error: `${NOT_ONE}: the reply is not valid JSON` } },
+  { text: "", out: { error: `${NOT_ONE}: the reply is empty` } },
 ])("parseVerdict $text", ({ text: t, out }) => {
   expect(parseVerdict(t, ["a", "b"] as const)).toEqual(out as never);
 });

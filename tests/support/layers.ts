@@ -8,7 +8,17 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 
 export const COMPAT = ["compat"] as const;
 export const CORE = ["core"] as const;
-export const SHARED = ["wire", "isolation", "gh", "grade", "stats", "redact", "leak", "report"] as const;
+export const SHARED = [
+  "wire",
+  "isolation",
+  "gh",
+  "grade",
+  "stats",
+  "redact",
+  "leak",
+  "report",
+  "judge",
+] as const;
 export const LANES = ["hermetic", "promotion", "suite", "steps"] as const;
 export const FRONTS = ["mcp"] as const;
 
