@@ -76,3 +76,30 @@ export async function publishRun(
   if (exit !== 0) log.error(`eval gate: ${sc.gate?.verdict} (--fail-on ${o.release.failOn})`);
   return exit;
 }
+
+/**
+ * Ends one shard's run (`--shard K/N`): its trials file is the result. No gate and no decision over
+ * part of the data: stdout stays empty, one line on stderr says what the shard holds; --scorecard and
+ * --report get the shard's own scorecard (marked with its K/N), its headline saying to merge first.
+ */
+export async function publishShard(
+  run: { title: string; trialsFile: string; trials: readonly Trial[]; scorecard?: Scorecard },
+  o: Pick<PublishOptions, "scorecard" | "report">,
+  log: { info: (message: string) => void },
+): Promise<void> {
+  const passed = run.trials.filter((t) => t.pass).length;
+  log.info(
+    `${run.title}: ${run.trials.length} trials (${passed} passed) in ${run.trialsFile}; no gate or decision on part of the run: merge the shards with agent-eval suite merge`,
+  );
+  if (run.scorecard === undefined || (o.scorecard === undefined && o.report === undefined)) return;
+  const sc: Scorecard = {
+    ...run.scorecard,
+    headline: {
+      decision: "none",
+      source: "none",
+      text: `Decision: none — shard ${run.scorecard.shard ?? ""} holds part of the run's trials: merge the shards (agent-eval suite merge) for the decision.`,
+    },
+  };
+  if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(sc));
+  if (o.report) await writeReport(o.report, sc, run.trials, run.trialsFile);
+}

@@ -295,7 +295,7 @@ describe("the trials file", () => {
     });
   });
 
-  test("without a terminal, one line per finished trial: name, result, time, n of N", async () => {
+  test("without a terminal, one line per finished trial: name, result (an error's why), time, n of N", async () => {
     using dir = tempDir("suite-cli");
     const trialsFile = join(dir.path, "t.jsonl");
     writeFileSync(trialsFile, fiveOfSix());
@@ -309,7 +309,9 @@ describe("the trials file", () => {
       .map((l) => l.replace(/ · [\d.]+s$/, " · <time>"));
     expect({ exitCode: r.exitCode, lines }).toEqual({
       exitCode: 0,
-      lines: ["suite fixture 6/6 · fix-add/fixer#2 · error · <time>"],
+      lines: [
+        "suite fixture 6/6 · fix-add/fixer#2 · error: agent exit 127: sh: 1: exec: claude: not found · <time>",
+      ],
     });
   });
 });

@@ -162,6 +162,19 @@ export const VariantScore = z.looseObject({
   wallMeanMs: z.number().min(0).optional(),
   wallMeanCILo: z.number().min(0).optional().describe("mean wall time interval resampling tasks"),
   wallMeanCIHi: z.number().min(0).optional(),
+  scored: count
+    .optional()
+    .describe(
+      "trials with a scored result (scorecard/evidence.ts): no infrastructure or setup failure, no grader error, an agent that ran",
+    ),
+  failureReasons: z
+    .array(z.object({ reason: z.string(), count: count }))
+    .optional()
+    .describe("the most common reasons its trials did not pass, most first (at most 5)"),
+  unreported: z
+    .array(z.enum(METRICS))
+    .optional()
+    .describe("metrics none of its scored trials reported: shown as not measured, their 0 is no figure"),
 });
 export type VariantScore = z.infer<typeof VariantScore>;
 
