@@ -7,14 +7,13 @@
 
 import { join } from "node:path";
 import { ConfigError, ToolError, UpstreamError, UsageError } from "../../core/errors.ts";
+import { newNonce, renderPrompt } from "../../judge/fence.ts";
 import { callModel, type Endpoint } from "../../wire/call.ts";
 import { protocol, type WireName } from "../../wire/index.ts";
 import { cacheKey, VerdictCache } from "./cache.ts";
 import { JUDGE_WIRES, type JudgeFile, type JudgeWire, loadRubric, type Rubric } from "./config.ts";
 import {
   type ChangedFile,
-  newNonce,
-  renderPrompt,
   type ShownOrder,
   shownOrder,
   systemPrompt,
@@ -94,7 +93,7 @@ export function openJudge(file: JudgeFile, o: JudgeOptions): Judge {
     wire: file.wire,
     model: file.model,
     endpoint,
-    cache: new VerdictCache(file.cache === undefined ? undefined : join(o.suiteDir, file.cache)),
+    cache: new VerdictCache(file.cache === undefined ? undefined : join(o.suiteDir, file.cache), key),
     rubrics: new Map(),
   };
 }

@@ -1,8 +1,9 @@
-// Reading a judge's reply, as strictly as the original: exactly one JSON object (whitespace around it
-// and nothing else: no code fence, no prose, no trailing text) with only `scores` (every criterion of
-// the rubric and no other, each a number in 0..1) and a non-empty `rationale`. The score is the
-// weighted mean of the criteria, recomputed here, never taken from the reply. Anything else is a
-// judge error (a grader error: never a pass), never a crash.
+// Reading a judge's reply, as strictly as the original: exactly one JSON object (lib/judge/reply.ts:
+// whitespace around it and nothing else: no code fence, no prose, no trailing text) with only
+// `scores` (every criterion of the rubric and no other, each a number in 0..1) and a non-empty
+// `rationale`. The score is the weighted mean of the criteria, recomputed here, never taken from the
+// reply. Anything else is a judge error (a grader error: never a pass), never a crash.
+import { parseJsonObject } from "../../judge/reply.ts";
 import { isRecord } from "../../wire/index.ts";
 import type { Rubric } from "./config.ts";
 
@@ -18,36 +19,11 @@ export const SCHEMA_ERROR = "judge reply failed schema validation";
 
 const bad = (why: string) => ({ error: `${SCHEMA_ERROR}: ${why}` });
 
-/** The JSON value `text` is, or why not: "trailing" when an object closing at some `}` is followed by more. */
-function parseStrict(text: string): { data: unknown } | { error: string } {
-  try {
-    return { data: JSON.parse(text) };
-  } catch {
-    // Where the first object ends: a verdict closes within its first few braces, so only the first
-    // 64 are tried (a reply of braces alone must not cost a parse per brace). Past them it is only
-    // "not valid JSON", an error all the same.
-    let tries = 0;
-    for (let at = text.indexOf("}"); at >= 0 && tries++ < 64; at = text.indexOf("}", at + 1)) {
-      try {
-        JSON.parse(text.slice(0, at + 1));
-        return { error: "trailing data after the JSON object" };
-      } catch {
-        // not the end of the object yet
-      }
-    }
-    return { error: "the reply is not valid JSON" };
-  }
-}
-
 /** Parses `reply` against `rubric`; the verdict, or a schema error line. */
 export function parseVerdict(rubric: Rubric, reply: string): Verdict | { error: string } {
-  const text = reply.trim();
-  if (text === "") return bad("the reply is empty");
-  if (!text.startsWith("{")) return bad(`expected one JSON object, got ${JSON.stringify(text.slice(0, 20))}`);
-  const parsed = parseStrict(text);
+  const parsed = parseJsonObject(reply);
   if ("error" in parsed) return bad(parsed.error);
   const data = parsed.data;
-  if (!isRecord(data)) return bad("expected one JSON object");
   // Go's decoder matches field names without regard to case, the last of a repeated one winning.
   const fields: { scores?: unknown; rationale?: unknown } = {};
   for (const [k, v] of Object.entries(data)) {

@@ -4,14 +4,9 @@
 // pinned for three seeds, so a change to the PRNG or the derivation shows here first.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { neutralise, renderPrompt } from "../../../lib/judge/fence.ts";
 import { loadRubric } from "../../../lib/suite/judge/config.ts";
-import {
-  neutralise,
-  renderPrompt,
-  shownOrder,
-  systemPrompt,
-  trialParts,
-} from "../../../lib/suite/judge/prompt.ts";
+import { shownOrder, systemPrompt, trialParts } from "../../../lib/suite/judge/prompt.ts";
 
 const quality = loadRubric(join(import.meta.dirname, "../../fixtures/judge/evals/rubrics/quality.yaml"));
 const wide = loadRubric(
