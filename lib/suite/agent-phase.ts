@@ -84,6 +84,7 @@ export function agentInput(
     ...(task.budget_usd ? { budgetUsd: task.budget_usd } : {}),
     ...(ctx.settings !== undefined ? { settings: ctx.settings } : {}),
     ...(variant.command !== undefined ? { command: variant.command } : {}),
+    ...(variant.guidance !== undefined ? { guidance: variant.guidance } : {}),
     // Only the oracle ever reads the reference solution; no other agent's phase gets it.
     ...(variant.harness === "oracle" && task.solution !== undefined
       ? { solution: readFileSync(task.solution, "utf8") }

@@ -4,6 +4,7 @@
 // Env turns off telemetry, update checks and error reports (without them it resolves
 // api.anthropic.com even with a custom base URL) and bounds retries. Parse: originals 6.5.
 
+import { guidanceFiles } from "../skills.ts";
 import {
   AgentParseError,
   baseEnv,
@@ -71,7 +72,14 @@ function command(input: DriverInput): AgentCommand {
     argv,
     env,
     secretEnv: { ANTHROPIC_API_KEY: input.apiKeyEnvName },
-    files: [{ path: settingsPath, content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 }],
+    files: [
+      { path: settingsPath, content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 },
+      // User-level skills and CLAUDE.md: read with the work dir's own, never part of /work.
+      ...guidanceFiles(input.guidance, {
+        skillsDir: join(home, ".claude", "skills"),
+        instructionsFile: join(home, ".claude", "CLAUDE.md"),
+      }),
+    ],
     dirs: [join(home, "tmp")],
   };
 }

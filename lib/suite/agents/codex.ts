@@ -8,6 +8,7 @@
 // reports no cost.
 
 import { ConfigError, messageOf } from "../../core/errors.ts";
+import { guidanceFiles } from "../skills.ts";
 import {
   AgentParseError,
   baseEnv,
@@ -74,7 +75,14 @@ function command(input: DriverInput): AgentCommand {
     argv,
     env: { ...baseEnv(home), CODEX_HOME: codexHome },
     secretEnv: { [input.apiKeyEnvName]: input.apiKeyEnvName },
-    files: [{ path: join(codexHome, "config.toml"), content: configToml(config), mode: 0o600 }],
+    files: [
+      { path: join(codexHome, "config.toml"), content: configToml(config), mode: 0o600 },
+      // User-level skills ($HOME/.agents/skills) and $CODEX_HOME/AGENTS.md, never part of /work.
+      ...guidanceFiles(input.guidance, {
+        skillsDir: join(home, ".agents", "skills"),
+        instructionsFile: join(codexHome, "AGENTS.md"),
+      }),
+    ],
     dirs: [join(home, "tmp")],
     stdin: input.prompt,
   };

@@ -4,6 +4,7 @@
 // newlines reaches the agent as one word and is never parsed as shell. Metrics come from an optional last JSON line on stdout (CommandMetrics);
 // what it does not carry is unreported (null), never 0.
 import { z } from "zod";
+import { guidanceFiles } from "../skills.ts";
 import { AgentParseError, baseEnv, emptyMetrics, isRecord, join } from "./_common.ts";
 import type { AgentCommand, AgentMetrics, Driver, DriverInput } from "./driver.ts";
 
@@ -83,11 +84,18 @@ function command(input: DriverInput): AgentCommand {
     PROCTOR_MODEL: input.model ?? "",
   };
   if (input.modelBaseUrl !== "") env.PROCTOR_MODEL_URL = input.modelBaseUrl;
+  // A command agent finds the variant's skills and instructions where these two variables say.
+  const at = {
+    skillsDir: join(input.home, ".proctor", "skills"),
+    instructionsFile: join(input.home, ".proctor", "INSTRUCTIONS.md"),
+  };
+  if (input.guidance?.skills !== undefined) env.PROCTOR_SKILLS_DIR = at.skillsDir;
+  if (input.guidance?.instructions !== undefined) env.PROCTOR_INSTRUCTIONS_FILE = at.instructionsFile;
   return {
     argv: ["sh", "-c", renderTemplate(input.command ?? "")],
     env,
     secretEnv: {},
-    files: [{ path: promptFile, content: input.prompt, mode: 0o600 }],
+    files: [{ path: promptFile, content: input.prompt, mode: 0o600 }, ...guidanceFiles(input.guidance, at)],
     dirs: [join(input.home, "tmp")],
   };
 }

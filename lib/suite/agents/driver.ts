@@ -4,6 +4,7 @@
 // the CLI's output (AgentMetrics). The drivers themselves and the registry are in index.ts; this
 // file imports only types, so they can all share it.
 import type { WireName } from "../../wire/index.ts";
+import type { Guidance } from "../skills.ts";
 import type { HarnessName } from "../suite.ts";
 /** What a driver needs to know about one agent run. Paths are as the CLI will see them (POSIX). */
 export interface DriverInput {
@@ -29,6 +30,8 @@ export interface DriverInput {
   command?: string;
   /** The oracle harness's script: the text of the task's reference solution. */
   solution?: string;
+  /** The variant's skills and instructions, installed where this harness reads them (user level, under HOME). */
+  guidance?: Guidance;
 }
 
 /** A file the runner writes before starting the CLI (parent directories created, mode 0600). */

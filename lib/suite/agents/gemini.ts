@@ -6,6 +6,7 @@
 // updates off and attempts bounded. Parse: originals 6.5, plus the error JSON this version prints on
 // stderr with an empty stdout. Gemini reports no cost and no turns.
 
+import { guidanceFiles } from "../skills.ts";
 import {
   AgentParseError,
   baseEnv,
@@ -59,6 +60,11 @@ function command(input: DriverInput): AgentCommand {
         content: `${JSON.stringify(settings, null, 2)}\n`,
         mode: 0o600,
       },
+      // User-level skills (~/.gemini/skills) and ~/.gemini/GEMINI.md, never part of /work.
+      ...guidanceFiles(input.guidance, {
+        skillsDir: join(home, ".gemini", "skills"),
+        instructionsFile: join(home, ".gemini", "GEMINI.md"),
+      }),
     ],
     dirs: [join(home, "tmp")],
   };

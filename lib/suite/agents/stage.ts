@@ -11,7 +11,8 @@ export const STAGE = "/tmp/proctor-files";
 /**
  * The agent's argv and files so that the CLI's own directories and files are its user's: the runner
  * writes files as root, so they are staged under `stage` and the phase's shell, running as the exec
- * user, creates `dirs` (0700) and copies each file to its place (0600) before it execs the CLI.
+ * user, creates `dirs` (0700) and copies each file to its place (its mode, user bits only; 0600 by
+ * default) before it execs the CLI.
  */
 export function staged(
   inv: Pick<AgentCommand, "argv" | "dirs" | "files">,
@@ -23,7 +24,7 @@ export function staged(
   if (inv.dirs.length === 0 && inv.files.length === 0) return { argv: inv.argv, files: [] };
   const script = [
     'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$1" || exit 126; shift; n=$((n-1)); done',
-    'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$(dirname -- "$2")" && cp -- "$1" "$2" && chmod 600 -- "$2" || exit 126; shift 2; n=$((n-1)); done',
+    'n=$1; shift; while [ "$n" -gt 0 ]; do mkdir -p -m 700 -- "$(dirname -- "$2")" && cp -- "$1" "$2" && chmod "$3" -- "$2" || exit 126; shift 3; n=$((n-1)); done',
     'exec "$@"',
   ].join("; ");
   const files = inv.files.map((f) => ({ path: `${stage}${f.path}`, content: f.content, mode: 0o644 }));
@@ -36,7 +37,12 @@ export function staged(
       String(inv.dirs.length),
       ...inv.dirs,
       String(files.length),
-      ...files.flatMap((f, i) => [f.path, inv.files[i]!.path]),
+      // Each file's own mode (a skill's script keeps its exec bit), 0600 when the driver gives none.
+      ...files.flatMap((f, i) => [
+        f.path,
+        inv.files[i]!.path,
+        ((inv.files[i]!.mode ?? 0o600) & 0o700).toString(8),
+      ]),
       ...inv.argv,
     ],
     files,

@@ -1,6 +1,7 @@
 // The mock model's replies file (`proctor mock-model --replies FILE`, JSON or YAML): one versioned zod
 // schema and loadMockScript() at the boundary. A file holds conversations, each for one model name
-// or any; a conversation is the replies one agent run gets in order (text, tool calls, the shell
+// or any, and optionally only for requests holding a text (`when.contains`: an A/B of skills answers
+// the agent that sees the skill differently); a conversation is the replies one agent run gets in order (text, tool calls, the shell
 // call each real CLI understands, an HTTP error, a hang). Which reply a request gets is read from the
 // request itself (the tool results it carries), not from a counter, so parallel trials, repeats and
 // retries of the same conversation all get the same answers.
@@ -44,6 +45,17 @@ export type Reply = z.infer<typeof Reply>;
 const Conversation = z
   .object({
     model: z.string().min(1).optional().describe("answer requests for this model only (absent: any model)"),
+    when: z
+      .object({
+        contains: z
+          .string()
+          .min(1)
+          .describe(
+            "answer only requests whose body holds this text (e.g. a skill's name: does the agent see it?)",
+          ),
+      })
+      .strict()
+      .optional(),
     replies: z.array(Reply).min(1),
   })
   .strict();
@@ -102,10 +114,19 @@ export function replyIndex(replies: readonly Reply[], toolResults: number): numb
   return i;
 }
 
-/** The file as a Script: a request's model picks the conversation, its tool results the reply. */
+/** The file as a Script: a request's model (and `when`, its content) picks the conversation, its tool results the reply. */
 export function scriptOf(file: MockScriptFile): Script {
   return (req, ctx): Step => {
-    const conv = file.conversations.find((c) => c.model === undefined || c.model === req.model);
+    // Serialised once, and only when a conversation asks what the request holds.
+    let body: string | undefined;
+    const holds = (text: string) => {
+      body ??= JSON.stringify(req.body) ?? "";
+      return body.includes(text);
+    };
+    const conv = file.conversations.find(
+      (c) =>
+        (c.model === undefined || c.model === req.model) && (c.when === undefined || holds(c.when.contains)),
+    );
     if (conv === undefined) throw new Error(`no conversation for model "${req.model ?? ""}"`);
     const n = replyIndex(conv.replies, ctx.toolResults.length);
     const reply = conv.replies[n];
