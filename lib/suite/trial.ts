@@ -129,6 +129,7 @@ async function phases(
         return r;
       },
       prompt: task.prompt,
+      ...(task.check !== undefined ? { check: task.check } : {}),
       ...(ctx.judge !== undefined ? { judge: ctx.judge } : {}),
     });
     if ("error" in grading) {

@@ -1,23 +1,27 @@
 // The dispatch that grades one trial after its check: each of the task's graders (its own, then the
 // suite's) in order, one Grade each. A grader that fails says why in `detail`; one that could not
 // give a verdict sets `error` and never passes (the trial's graderError names the first). The judge
-// grader hands the task prompt and the changed files to the suite's judge (lib/suite/judge/), given
-// here as a function so this folder stays free of HTTP.
+// grader hands the task prompt and its view of the change (view.ts) to the suite's judge
+// (lib/suite/judge/), given here as a function so this folder stays free of HTTP.
+import type { ChangedFile, ChangeView } from "../judge/prompt.ts";
 import type { Grade } from "../scorecard/schema.ts";
 import { commandGrade } from "./command.ts";
-import { changedPaths, diffGrade, type Snapshot, snapshot } from "./diff.ts";
+import { type Change, changes, diffGrade, type Snapshot, snapshot } from "./diff.ts";
 import type { Exec } from "./exec.ts";
 import { fileGrade } from "./file.ts";
 import { type AnyGrader, needsSnapshot } from "./spec.ts";
+import { judgeView, type ShownRecord } from "./view.ts";
 
 export { type Snapshot, snapshot } from "./diff.ts";
 export type { Exec } from "./exec.ts";
 export { type AnyGrader, checkGraders, GraderSpec, needsSnapshot } from "./spec.ts";
+export { JUDGE_INPUT_CAP, JUDGE_MAX_FILES, OMITTED_LISTED } from "./view.ts";
 
-/** What a judge sees of a trial: the task's prompt and each changed file (null content: deleted). */
+/** What a judge sees of a trial: the task's prompt, the changed files shown, the whole change's view. */
 export interface JudgeInput {
   prompt: string;
-  changed: { path: string; content: string | null }[];
+  changed: ChangedFile[];
+  view: ChangeView;
 }
 
 /** A judge's verdict on one trial against one rubric. */
@@ -40,6 +44,8 @@ export type TrialJudge = (rubricPath: string, input: JudgeInput) => Promise<Judg
 export interface GradeContext {
   exec: Exec;
   prompt: string;
+  /** The task's check command, whose named paths the judge is shown early. */
+  check?: string;
   /** The snapshot taken before the agent, when a diff or judge grader needs one. */
   before?: Snapshot;
   judge?: TrialJudge;
@@ -78,52 +84,24 @@ export async function beginGrading(
   };
 }
 
-/** The most of the change a judge is shown (the original's cap). */
-export const JUDGE_INPUT_CAP = 64 * 1024;
-
-/** The most changed files read for a judge: their paths go in one argv, which must stay small. */
-export const JUDGE_MAX_FILES = 256;
-
-/**
- * Reads the changed files (base64 per line, "-" when gone) in one phase, up to the cap; past
- * JUDGE_MAX_FILES paths the rest are left out (the content cap would have cut them anyway).
- */
-async function readChanged(exec: Exec, all: readonly string[]): Promise<JudgeInput["changed"]> {
-  const paths = all.slice(0, JUDGE_MAX_FILES);
-  if (paths.length === 0) return [];
-  const script =
-    'for f in "$@"; do if [ -f "$f" ]; then base64 < "$f" | tr -d "\\n"; echo; else echo -; fi; done';
-  const r = await exec(["sh", "-c", script, "sh", ...paths]);
-  if (r.exitCode !== 0 || r.infraError || r.timedOut)
-    throw new Error(`read the changed files: exit ${r.exitCode ?? -1}`);
-  const lines = r.stdout.split("\n");
-  let used = 0;
-  return paths.map((path, i) => {
-    const line = lines[i] ?? "-";
-    if (line === "-") return { path, content: null };
-    let content = Buffer.from(line, "base64").toString("utf8");
-    const room = Math.max(JUDGE_INPUT_CAP - used, 0);
-    if (content.length > room) content = `${content.slice(0, room)}\n[... truncated ...]`;
-    used += content.length;
-    return { path, content };
-  });
-}
-
 /** Runs every grader on the trial's /work; never throws (whatever goes wrong is a grade's error). */
 export async function gradeTrial(graders: readonly AnyGrader[], ctx: GradeContext): Promise<Grade[]> {
-  let changed: string[] | undefined;
+  let changed: Change[] | undefined;
   let diffError: string | undefined;
   if (ctx.before !== undefined) {
     const after = await snapshot(ctx.exec);
-    if (after.ok) changed = changedPaths(ctx.before, after.files);
+    if (after.ok) changed = changes(ctx.before, after.files);
     else diffError = after.error;
   }
   // Read in one phase the first time a judge grader asks: every judge grader of the trial is shown
   // the same /work, so a second rubric does not start another phase.
-  let files: Promise<JudgeInput["changed"]> | undefined;
+  let view: ReturnType<typeof judgeView> | undefined;
   const changedFiles = () => {
-    files ??= readChanged(ctx.exec, changed ?? []);
-    return files;
+    view ??= judgeView(ctx.exec, changed ?? [], {
+      graders,
+      ...(ctx.check !== undefined ? { check: ctx.check } : {}),
+    });
+    return view;
   };
   const out: Grade[] = [];
   for (const g of graders) {
@@ -142,9 +120,9 @@ export async function gradeTrial(graders: readonly AnyGrader[], ctx: GradeContex
 async function gradeOne(
   g: AnyGrader,
   ctx: GradeContext,
-  changed: string[] | undefined,
+  changed: Change[] | undefined,
   diffError: string | undefined,
-  changedFiles: () => Promise<JudgeInput["changed"]>,
+  changedFiles: () => ReturnType<typeof judgeView>,
 ): Promise<Grade> {
   switch (g.type) {
     case "command":
@@ -153,17 +131,18 @@ async function gradeOne(
       return fileGrade(g, ctx.exec);
     case "diff":
       if (changed === undefined) return { grader: "diff", pass: false, error: diffError ?? "no snapshot" };
-      return diffGrade(g, changed);
+      return diffGrade(
+        g,
+        changed.map((c) => c.path),
+      );
     case "judge": {
       const grader = `judge:${g.rubric}`;
       if (ctx.judge === undefined)
         return { grader, rubric: g.rubric, pass: false, error: "no judge configured (suite judge: block)" };
       if (changed === undefined)
         return { grader, rubric: g.rubric, pass: false, error: diffError ?? "no snapshot" };
-      const v = await ctx.judge(g.rubricPath, {
-        prompt: ctx.prompt,
-        changed: await changedFiles(),
-      });
+      const { changed: files, view, shown } = await changedFiles();
+      const v = await ctx.judge(g.rubricPath, { prompt: ctx.prompt, changed: files, view });
       return {
         grader: `judge:${v.rubric}`,
         pass: v.pass,
@@ -171,6 +150,7 @@ async function gradeOne(
         rubric: v.rubric,
         detail: v.rationale,
         order: v.order,
+        shown: shown satisfies ShownRecord,
       };
     }
   }

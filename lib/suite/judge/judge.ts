@@ -14,6 +14,7 @@ import { cacheKey, VerdictCache } from "./cache.ts";
 import { JUDGE_WIRES, type JudgeFile, type JudgeWire, loadRubric, type Rubric } from "./config.ts";
 import {
   type ChangedFile,
+  type ChangeView,
   type ShownOrder,
   shownOrder,
   systemPrompt,
@@ -98,11 +99,12 @@ export function openJudge(file: JudgeFile, o: JudgeOptions): Judge {
   };
 }
 
-/** What one judgement needs: the rubric, the task's prompt, the changed files, which trial. */
+/** What one judgement needs: the rubric, the task's prompt, the changed files shown and the whole change's view, which trial. */
 export interface TrialInput {
   rubric: Rubric;
   prompt: string;
   changed: readonly ChangedFile[];
+  view?: ChangeView;
   trial: TrialRef;
 }
 
@@ -110,7 +112,7 @@ export interface TrialInput {
 export async function judgeTrial(judge: Judge, input: TrialInput): Promise<JudgeGrade> {
   const { rubric } = input;
   const shown = shownOrder(rubric, input.changed, input.trial);
-  const parts = trialParts(input.prompt, shown.files);
+  const parts = trialParts(input.prompt, shown.files, input.view);
   const head = { rubric: rubric.ref, order: shown.order };
   const key = cacheKey(rubric, judge, shown.order.criteria, parts);
   const hit = judge.cache.get(key, rubric);
@@ -166,13 +168,16 @@ export class JudgeError extends UpstreamError {
  * (graders/ records its message as the grade's error). Rubrics load once per path.
  */
 export function trialJudge(judge: Judge, trial: TrialRef) {
-  return async (rubricPath: string, input: { prompt: string; changed: readonly ChangedFile[] }) => {
+  return async (
+    rubricPath: string,
+    input: { prompt: string; changed: readonly ChangedFile[]; view?: ChangeView },
+  ) => {
     let rubric = judge.rubrics.get(rubricPath);
     if (rubric === undefined) {
       rubric = loadRubric(rubricPath);
       judge.rubrics.set(rubricPath, rubric);
     }
-    const g = await judgeTrial(judge, { rubric, prompt: input.prompt, changed: input.changed, trial });
+    const g = await judgeTrial(judge, { rubric, ...input, trial });
     if (g.error !== undefined || g.score === null) throw new JudgeError(g.error ?? "judge: no verdict");
     return { ...g, score: g.score, rationale: g.rationale ?? "" };
   };

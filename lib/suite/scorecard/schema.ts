@@ -36,6 +36,18 @@ export const Grade = z.looseObject({
     .object({ criteria: z.array(z.string()), files: z.array(z.string()) })
     .optional()
     .describe("a judge's seeded answer order: the rubric's criteria and the changed files as shown"),
+  shown: z
+    .object({
+      changed: count,
+      files: count,
+      truncated: z.array(z.string()),
+      omitted: count,
+      omittedPaths: z.array(z.string()),
+    })
+    .optional()
+    .describe(
+      "what a judge was shown: paths changed, paths shown (those truncated named), paths omitted (the first 100 named)",
+    ),
 });
 export type Grade = z.infer<typeof Grade>;
 

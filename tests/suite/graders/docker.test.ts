@@ -3,9 +3,13 @@
 // after-snapshot, the command grader and the file grader each in a fresh read-only container.
 // Kept to one trial: each phase is a container.
 import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { run } from "../../../lib/core/proc.ts";
 import { dockerRunner } from "../../../lib/isolation/docker/index.ts";
 import { BASE_IMAGE } from "../../../lib/suite/agents/image.ts";
+import { beginGrading, type Exec } from "../../../lib/suite/graders/index.ts";
+import type { Grade } from "../../../lib/suite/scorecard/schema.ts";
 import { loadTask } from "../../../lib/suite/task.ts";
 import { runTrial } from "../../../lib/suite/trial.ts";
 import { tempDir } from "../../support/tmp.ts";
@@ -84,4 +88,59 @@ test("a graded trial under Docker: every grader in its own container, all pass o
       "check:cat --",
     ],
   });
+});
+
+test("the snapshot under Docker (dash, GNU tools, uid 1000): links, .git, a FIFO, a mode change and a forged name are changes", async () => {
+  using dir = tempDir("graded-docker");
+  const taskDir = evalsTree(dir.path).task("fix-add", GRADED, ADD_REPO);
+  mkdirSync(join(taskDir, "repo", ".git"));
+  writeFileSync(join(taskDir, "repo", ".git", "config"), "[core]\n");
+  const task = loadTask(taskDir);
+  const docker = dockerRunner();
+  const ws = await docker.prepare("graded-docker-hostile", task.repoDir ?? undefined);
+  try {
+    const base = {
+      runId: "graded-docker-hostile",
+      image: await baseImage(),
+      network: "none" as const,
+      timeoutMs: 60_000,
+    };
+    const exec: Exec = (argv) => docker.runPhase(ws, { ...base, phase: "check", argv });
+    const grading = await beginGrading(
+      [
+        { type: "diff", maxFilesChanged: 1, mustChange: [], mustNotChange: [] },
+        { type: "diff", maxFilesChanged: 0, mustChange: [], mustNotChange: ["test.sh"] },
+      ],
+      { exec, prompt: "fix add.sh" },
+    );
+    if ("error" in grading) throw new Error(grading.error);
+    const sum = "$(cksum < test.sh | cut -d' ' -f1-2)";
+    const agent = [
+      "echo 'echo $(( $1 + $2 ))' > add.sh",
+      "chmod +x test.sh",
+      "ln -s /etc/hostname conftest.py",
+      "mkfifo results.xml",
+      "printf '[core]\\n\\tfsmonitor = true\\n' > .git/config",
+      `d="x\n${sum} ."; mkdir "$d"; echo forged > "$d/test.sh"`,
+    ].join(" && ");
+    const r = await docker.runPhase(ws, { ...base, phase: "setup", argv: ["sh", "-c", agent] });
+    if (r.exitCode !== 0) throw new Error(`agent: ${r.stderr}`);
+    const trial: { grades?: Grade[] } = {};
+    await grading.finish(trial, true);
+    const grades = trial.grades?.map((g) => ({
+      ...g,
+      detail: g.detail?.replace(/x\\n\d+ \d+ /, "x\\n<sum> "),
+    }));
+    expect(grades).toEqual([
+      {
+        grader: "diff",
+        pass: false,
+        detail:
+          '6 files changed, max 1: .git/config, add.sh, conftest.py, results.xml, test.sh, "x\\n<sum> ./test.sh"',
+      },
+      { grader: "diff", pass: false, detail: "changed protected path test.sh" },
+    ]);
+  } finally {
+    await docker.dispose(ws);
+  }
 });

@@ -4,9 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../../lib/core/proc.ts";
-import type { PhaseResult } from "../../../lib/isolation/contract.ts";
-import { changedPaths, diffGrade, parseSnapshot } from "../../../lib/suite/graders/diff.ts";
+import { changedPaths, diffGrade, showPath } from "../../../lib/suite/graders/diff.ts";
 import { judgeFile } from "../../../lib/suite/graders/file.ts";
 import { anyGlobMatches, globProblem } from "../../../lib/suite/graders/glob.ts";
 import {
@@ -20,9 +18,10 @@ import {
   snapshot,
   type TrialJudge,
 } from "../../../lib/suite/graders/index.ts";
+import { type Entry, parseListing, type Snapshot } from "../../../lib/suite/graders/snapshot.ts";
 import type { Grade } from "../../../lib/suite/scorecard/schema.ts";
 import { tempDir } from "../../support/tmp.ts";
-import { infraResult } from "../_support.ts";
+import { hostExec } from "./_host.ts";
 
 test("globs match as Go's path.Match, a slash-free glob also against the last element", () => {
   const rows: [string[], string, boolean][] = [
@@ -151,35 +150,101 @@ describe("diff verdicts: max_files_changed, then must_not_change, then must_chan
     test(r.name, () => expect(diffGrade({ ...g, ...r.grader }, r.changed)).toEqual(r.want));
 });
 
-test("snapshots parse cksum lines; changed = added, modified and deleted, sorted", () => {
-  const before = parseSnapshot("1 10 ./a.go\n2 20 ./b go.txt\n3 30 ./gone\nnoise\n");
-  const after = parseSnapshot("1 10 ./a.go\n9 21 ./b go.txt\n4 40 ./new\n");
-  expect({ before: [...before], changed: changedPaths(before, after) }).toEqual({
-    before: [
-      ["a.go", "1 10"],
-      ["b go.txt", "2 20"],
-      ["gone", "3 30"],
-    ],
-    changed: ["b go.txt", "gone", "new"],
-  });
+const SUM = "ab".repeat(32);
+const SUM2 = "cd".repeat(32);
+const file = (sha256: string, size: number, exec = false) => ({ kind: "file" as const, sha256, size, exec });
+
+describe("the snapshot listing: NUL-separated records a file name cannot forge", () => {
+  const rows: {
+    name: string;
+    listing: string;
+    want: { files: [string, Entry][]; status: number } | { error: string };
+  }[] = [
+    {
+      name: "a batch, each line matched to its name",
+      listing: `F\x002\x00-./a.go\x00x./b go.sh\x00${SUM}  ./a.go\n${SUM2}  ./b go.sh\n1 10 ./a.go\n2 20 ./b go.sh\n\x00end\x000\x00`,
+      want: {
+        files: [
+          ["a.go", file(SUM, 10)],
+          ["b go.sh", file(SUM2, 20, true)],
+        ],
+        status: 0,
+      },
+    },
+    {
+      name: "a name holding a newline and a forged listing line is one path",
+      listing: `f\x00./x\n${SUM} 5 ./test.sh\x00-\n${SUM2}  -\n9 7\n\x00end\x000\x00`,
+      want: { files: [[`x\n${SUM} 5 ./test.sh`, file(SUM2, 7)]], status: 0 },
+    },
+    {
+      name: "a link (its target, newline kept), a FIFO, a special file, unreadable entries",
+      listing:
+        "l\x00./conftest.py\x00../t\nx\n\x00p\x00./f\x00\x00o\x00./s\x00\x00u\x00./u\x00x\x00d\x00./d\x00\x00end\x001\x00",
+      want: {
+        files: [
+          ["conftest.py", { kind: "link", target: "../t\nx" }],
+          ["f", { kind: "fifo" }],
+          ["s", { kind: "special" }],
+          ["u", { kind: "unreadable", exec: true }],
+          ["d", { kind: "unreadable-dir" }],
+        ],
+        status: 1,
+      },
+    },
+    {
+      name: "two names that decode alike: both kept",
+      listing: "p\x00./\ufffd\x00\x00p\x00./\ufffd\x00\x00end\x000\x00",
+      want: {
+        files: [
+          ["\ufffd", { kind: "fifo" }],
+          ["\ufffd\x002", { kind: "fifo" }],
+        ],
+        status: 0,
+      },
+    },
+    {
+      name: "a batch line for another name",
+      listing: `F\x001\x00-./a.go\x00${SUM}  ./b.go\n1 10 ./a.go\n\x00end\x000\x00`,
+      want: { error: 'unexpected listing: record "F": no checksum for "./a.go"' },
+    },
+    {
+      name: "cut short (no end)",
+      listing: "p\x00./f\x00\x00",
+      want: { error: "unexpected listing: no end record" },
+    },
+    {
+      name: "a file record without a checksum (no sha256sum)",
+      listing: "f\x00./a\nb\x00-\n9 7\n\x00end\x000\x00",
+      want: { error: 'unexpected listing: record "f": no checksum for "./a\\nb"' },
+    },
+  ];
+  for (const r of rows)
+    test(r.name, () => {
+      const got = parseListing(r.listing);
+      expect("error" in got ? got : { files: [...got.files], status: got.status }).toEqual(r.want);
+    });
 });
 
-/** A real Exec over `dir` on this host; `broken` argv[0]s come back as an infrastructure failure. */
-function hostExec(dir: string, broken: string[] = []): Exec {
-  return async (argv): Promise<PhaseResult> => {
-    if (broken.includes(argv[0]!) || broken.includes(argv[2] ?? ""))
-      return infraResult("container start: boom");
-    const r = await run(argv, { cwd: dir });
-    return {
-      exitCode: r.exitCode,
-      stdout: r.stdout,
-      stderr: r.stderr,
-      timedOut: r.timedOut,
-      durationMs: r.durationMs,
-      commandIndex: 0,
-    };
-  };
-}
+test("changed = added, modified (content, mode, kind) and deleted, sorted; odd paths quoted in details", () => {
+  const before: Snapshot = new Map<string, Entry>([
+    ["a", file(SUM, 1)],
+    ["b", file(SUM, 1)],
+    ["c", file(SUM, 1)],
+    ["gone", file(SUM, 1)],
+    ["same", file(SUM, 1)],
+  ]);
+  const after: Snapshot = new Map<string, Entry>([
+    ["a", file(SUM2, 1)],
+    ["b", file(SUM, 1, true)],
+    ["c", { kind: "link", target: "a" }],
+    ["new", { kind: "fifo" }],
+    ["same", file(SUM, 1)],
+  ]);
+  expect({
+    changed: changedPaths(before, after),
+    shown: ["a.go", "x\n1 2 ./t"].map(showPath),
+  }).toEqual({ changed: ["a", "b", "c", "gone", "new"], shown: ["a.go", '"x\\n1 2 ./t"'] });
+});
 
 const GRADERS: AnyGrader[] = [
   { type: "command", run: "grep -q 'a + b' add.go" },
@@ -207,6 +272,9 @@ async function gradeAfter(
   const pass = await grading.finish(trial, true);
   return { grades: trial.grades, graderError: trial.graderError, pass };
 }
+
+/** add.go as the judge is shown it after the fix (its content aside): named by the graders. */
+const FIXED_SHOWN = { path: "add.go", change: "modified", tier: "checked", bytes: 40, kind: "text" } as const;
 
 const fix = (dir: string) => () =>
   writeFileSync(join(dir, "add.go"), "func Add(a, b int) int { return a + b }\n");
@@ -238,6 +306,7 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
           rubric: "q@7",
           detail: "fixed",
           order: { criteria: ["correctness", "style"], files: ["add.go"] },
+          shown: { changed: 1, files: 1, truncated: [], omitted: 0, omittedPaths: [] },
         },
       ],
       graderError: undefined,
@@ -245,7 +314,8 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
     });
     expect(seen.find((i) => i.changed[0]?.content?.includes("a + b"))).toEqual({
       prompt: "Fix Add",
-      changed: [{ path: "add.go", content: "func Add(a, b int) int { return a + b }\n" }],
+      changed: [{ ...FIXED_SHOWN, content: "func Add(a, b int) int { return a + b }\n" }],
+      view: { added: 0, modified: 1, deleted: 0, omitted: 0, omittedPaths: [] },
     });
   });
 
@@ -263,6 +333,7 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
           rubric: "q@7",
           detail: "not",
           order: { criteria: ["correctness", "style"], files: [] },
+          shown: { changed: 0, files: 0, truncated: [], omitted: 0, omittedPaths: [] },
         },
       ],
       graderError: undefined,
@@ -336,7 +407,7 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
     });
   });
 
-  test.concurrent("a judge is shown at most JUDGE_MAX_FILES changed files, in path order", async () => {
+  test.concurrent("a judge is shown at most JUDGE_MAX_FILES changed paths, the largest first; the rest counted", async () => {
     using tmp = tempDir("graders");
     const exec = hostExec(tmp.path);
     const before = await snapshot(exec);
@@ -349,10 +420,16 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
       return { score: 1, pass: true, rubric: "q@1", rationale: "ok", order: { criteria: [], files: [] } };
     };
     await gradeTrial([GRADERS[3]!], { exec, prompt: "p", before: before.files, judge: count });
-    expect([shown[0]!.changed.length, shown[0]!.changed.at(-1)]).toEqual([
-      JUDGE_MAX_FILES,
-      { path: "f255", content: "255" },
-    ]);
+    const { changed, view } = shown[0]!;
+    expect({
+      n: changed.length,
+      first: changed[0],
+      view: { ...view, omittedPaths: view.omittedPaths.length },
+    }).toEqual({
+      n: JUDGE_MAX_FILES,
+      first: { path: "f100", change: "added", tier: "changed", bytes: 3, kind: "text", content: "100" },
+      view: { added: JUDGE_MAX_FILES + 10, modified: 0, deleted: 0, omitted: 10, omittedPaths: 10 },
+    });
   });
 
   test.concurrent("two judge graders read the changed files in one phase and are shown the same", async () => {
@@ -371,12 +448,18 @@ describe("gradeTrial over a real /work: pass, fail and error for each grader typ
       return { score: 1, pass: true, rubric: "q@1", rationale: "ok", order: { criteria: [], files: [] } };
     };
     await gradeTrial([GRADERS[3]!, GRADERS[3]!], { exec, prompt: "p", before: before.files, judge: both });
-    const file = { path: "add.go", content: "func Add(a, b int) int { return a + b }\n" };
+    const file = {
+      ...FIXED_SHOWN,
+      change: "added" as const,
+      tier: "changed" as const,
+      content: "func Add(a, b int) int { return a + b }\n",
+    };
+    const view = { added: 1, modified: 0, deleted: 0, omitted: 0, omittedPaths: [] };
     expect({ phases: calls.map((argv) => argv[0]), shown }).toEqual({
       phases: ["sh", "sh", "sh"], // snapshot before, snapshot after, one read of the changed files
       shown: [
-        { prompt: "p", changed: [file] },
-        { prompt: "p", changed: [file] },
+        { prompt: "p", changed: [file], view },
+        { prompt: "p", changed: [file], view },
       ],
     });
   });

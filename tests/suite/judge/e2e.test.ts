@@ -69,7 +69,13 @@ const summary = (out: Out) => ({
   trials: out.trials.map((t) => ({
     variant: t.variant,
     pass: t.pass,
-    grades: t.grades?.map((g) => ({ pass: g.pass, score: g.score, rubric: g.rubric, error: g.error })),
+    grades: t.grades?.map((g) => ({
+      pass: g.pass,
+      score: g.score,
+      rubric: g.rubric,
+      error: g.error,
+      shown: g.shown,
+    })),
   })),
 });
 
@@ -93,10 +99,19 @@ describe("agent-eval suite --local with a judge grader", () => {
     mock.scenario(KEY, fair, "keyed");
     using dir = tempDir("judge-e2e");
     const { r, out } = await suite(mock, "anthropic-messages", dir.path);
+    // What each judge was shown, recorded on the trial: nop changed nothing, the oracle add.sh.
     const judged = (variant: string, pass: boolean, score: number) => ({
       variant,
       pass,
-      grades: [{ pass, score, rubric: "code-quality@1", error: undefined }],
+      grades: [
+        {
+          pass,
+          score,
+          rubric: "code-quality@1",
+          error: undefined,
+          shown: { changed: +pass, files: +pass, truncated: [], omitted: 0, omittedPaths: [] },
+        },
+      ],
     });
     expect({ exitCode: r.exitCode, ...summary(out as Out) }).toEqual({
       exitCode: 0,

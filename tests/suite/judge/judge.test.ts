@@ -40,6 +40,7 @@ const FILES: ChangedFile[] = [
   { path: "notes.txt", content: null },
 ];
 const TRIAL = { seed: 20260930, task: "fix-add", repeat: 0 };
+const VIEW = { added: 0, modified: 1, deleted: 1, omitted: 0, omittedPaths: [] };
 
 let mock: MockModel;
 beforeAll(async () => {
@@ -437,7 +438,7 @@ describe("trialJudge (what graders/ calls)", () => {
     // Typed as graders/ declares it: this file stops compiling if the two drift apart.
     const judge: TrialJudge = trialJudge(judgeOver("anthropic-messages"), TRIAL);
     const path = join(FIXTURES, "quality.yaml");
-    const v = await judge(path, { prompt: "Fix Add", changed: FILES });
+    const v = await judge(path, { prompt: "Fix Add", changed: FILES, view: VIEW });
     expect({ rubric: v.rubric, pass: v.pass, score: v.score, rationale: v.rationale }).toEqual({
       rubric: "code-quality@1",
       pass: true,
@@ -445,7 +446,7 @@ describe("trialJudge (what graders/ calls)", () => {
       rationale: "fixed, a little noisy",
     });
     // Another prompt: the same one would be the first verdict again, from the cache.
-    await expect(judge(path, { prompt: "Fix Add again", changed: FILES })).rejects.toThrow(
+    await expect(judge(path, { prompt: "Fix Add again", changed: FILES, view: VIEW })).rejects.toThrow(
       "judge reply failed schema validation: rationale is required",
     );
   });
