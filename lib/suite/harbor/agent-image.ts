@@ -34,14 +34,19 @@ export const FORWARDER_COMMAND = [
   String(BRIDGE_PORT),
 ];
 
-/** The Dockerfile of the layer over `taskTag` with the CLI of `cliImage`. */
-export function agentDockerfile(taskTag: string, cliImage: string): string {
+/** The Dockerfile of the layer over `taskTag` with the CLI of `cliImage` (or, `withCli` false, its node and the forwarder only). */
+export function agentDockerfile(taskTag: string, cliImage: string, withCli = true): string {
   return [
     `FROM ${taskTag}`,
-    `COPY --from=${cliImage} /opt/agent/ /opt/agent/`,
-    `COPY --from=${cliImage} /usr/local/bin/ /opt/proctor/bin/`,
+    ...(withCli
+      ? [
+          `COPY --from=${cliImage} /opt/agent/ /opt/agent/`,
+          `COPY --from=${cliImage} /usr/local/bin/ /opt/proctor/bin/`,
+        ]
+      : // A command agent brings its own program; it gets the forwarder (and its node) only, its PATH untouched.
+        [`COPY --from=${cliImage} /usr/local/bin/node /opt/proctor/bin/node`]),
     "COPY forward.js /opt/proctor/forward.js",
-    "ENV PATH=/opt/proctor/bin:$PATH",
+    ...(withCli ? ["ENV PATH=/opt/proctor/bin:$PATH"] : []),
     "",
   ].join("\n");
 }
@@ -49,17 +54,23 @@ export function agentDockerfile(taskTag: string, cliImage: string): string {
 const building = new Map<string, Promise<string>>();
 
 /**
- * The task image with the CLI of `cliImage` in it, built or reused. ConfigError when the CLI image is
+ * The task image with the CLI of `cliImage` in it (`withCli` false: only the model forwarder, for a
+ * command agent that talks to the model), built or reused. ConfigError when the CLI image is
  * missing (build it with evals/images/build.ts), ToolError for a failed build.
  */
-export async function agentImage(call: DockerCall, taskTag: string, cliImage: string): Promise<string> {
+export async function agentImage(
+  call: DockerCall,
+  taskTag: string,
+  cliImage: string,
+  withCli = true,
+): Promise<string> {
   const [taskId, cliId] = [await imageId(call, taskTag), await imageId(call, cliImage)];
   if (cliId === null)
     throw new ConfigError(
       `Cannot put the agent into a Harbor task: image "${cliImage}" is missing (build it with "npx bun evals/images/build.ts")`,
     );
   if (taskId === null) throw new ToolError(`Cannot derive the agent image: "${taskTag}" is missing`, 1);
-  const text = agentDockerfile(taskTag, cliImage);
+  const text = agentDockerfile(taskTag, cliImage, withCli);
   const tag = `${AGENT_IMAGE_REPO}:${sha256Hex(JSON.stringify({ RECIPE, text, taskId, cliId, FORWARDER })).slice(0, 16)}`;
   let p = building.get(tag);
   if (!p) {

@@ -33,21 +33,24 @@ export function forgetTrialImages(task: HarborTask): void {
   resolved.delete(task);
 }
 
-/** The trial's images for `task` and the CLI image `cliImage` (none for nop and oracle), cached per run. */
+/**
+ * The trial's images for `task` and the image `layer` takes the agent from (a CLI harness's, with its
+ * CLI; a command agent's that talks to the model, the forwarder only; none for nop and oracle), cached.
+ */
 export function trialImage(
   call: DockerCall,
   task: HarborTask,
   map: ImageMap,
-  cliImage?: string,
+  layer?: { image: string; cli: boolean },
 ): Promise<TrialImage> {
   const mine = resolved.get(task) ?? new Map<string, Promise<TrialImage>>();
   resolved.set(task, mine);
-  const key = cliImage ?? "";
+  const key = layer ? `${layer.image}|${layer.cli}` : "";
   const known = mine.get(key);
   if (known) return known;
   const resolving = (async () => {
     const built = await taskImage(call, task, map);
-    const image = cliImage === undefined ? built.tag : await agentImage(call, built.tag, cliImage);
+    const image = layer === undefined ? built.tag : await agentImage(call, built.tag, layer.image, layer.cli);
     const inspect = await call([
       "image",
       "inspect",

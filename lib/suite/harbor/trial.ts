@@ -18,6 +18,7 @@ import { makeScratchDir, runCall } from "../../isolation/docker/cleanup.ts";
 import { type DockerCall, dockerCli, runArgs, TASK_CAPS } from "../../isolation/docker/engine.ts";
 import type { PhaseResult } from "../../isolation/docker/index.ts";
 import { agentInput, parseAgentOutput } from "../agent-phase.ts";
+import { type BridgedKey, bridgedKey } from "../agents/key.ts";
 import { isCliHarness } from "../suite.ts";
 import { type Recording, registerTaskKind, STAGE, staged, stderrTail, type TaskPhases } from "../trial.ts";
 import { FORWARDER_COMMAND } from "./agent-image.ts";
@@ -110,6 +111,12 @@ export const SOLUTION_DIR = "/solution";
 /** The oracle's command, as Harbor's oracle runs it: bash, so a solve.sh without a shebang works. */
 export const ORACLE_ARGV = ["bash", `${SOLUTION_DIR}/solve.sh`];
 
+/** Whether the trial's agent talks to a model through the bridge: a CLI, or a command agent given a model URL. */
+function bridgedTo(job: Parameters<TaskPhases>[0], ctx: Recording): boolean {
+  const h = job.variant.harness;
+  return isCliHarness(h) || (h === "command" && ctx.modelUrl !== "");
+}
+
 const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   const task = job.task as HarborTask;
   const o: HarborRunOptions = runOptions.get(task) ?? { imageMap: new Map() };
@@ -126,14 +133,16 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   const call: DockerCall = runCall(ctx.runId, dockerCli("docker", o.onDockerCall));
   let img: TrialImage;
   try {
-    const cli = isCliHarness(job.variant.harness) ? ctx.image : undefined;
-    img = await trialImage(call, task, o.imageMap, cli);
+    const cli = isCliHarness(job.variant.harness);
+    const layer = cli || bridgedTo(job, ctx) ? { image: ctx.image, cli } : undefined;
+    img = await trialImage(call, task, o.imageMap, layer);
   } catch (error) {
     return fail(`build: ${messageOf(error)}`, "image");
   }
   // The agent works where the image says and, unless task.toml names a user, as the image's USER
   // (root when it sets none), as Harbor runs it; the verifier likewise with [verifier] user.
-  const workdir = img.dir || "/";
+  // task.toml's [environment] workdir over the image's WORKDIR, as Harbor reads it.
+  const workdir = c.workdir ?? (img.dir || "/");
   const user = c.agentUser ?? (img.user || "0");
   const verifierAs = c.verifierUser ?? (img.user || "0");
   const limits = {
@@ -255,9 +264,27 @@ async function agentPhase(call: DockerCall, a: AgentRun) {
   const oracle = job.variant.harness === "oracle";
   // The agent reaches the internet only when the task asks for it and the run allows it.
   const network = c.allowInternet && ctx.network === "bridge" ? "bridge" : "none";
+  const inv = oracle
+    ? undefined
+    : ctx.driver.command(agentInput(job, ctx, { home: ctx.home, work: workdir }));
+  // The model key stays on the host: the CLI gets a placeholder, the bridge puts the real one on.
+  let key: BridgedKey | undefined;
+  try {
+    key = inv ? bridgedKey(ctx.driver, inv, ctx.passEnv) : undefined;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return void fail(`agent: ${error.message}`, "other");
+  }
   let bridge: ModelBridge | undefined;
   try {
-    if (isCliHarness(ctx.driver.harness)) bridge = await startModelBridge(scratch, ctx.modelUrl);
+    if (bridgedTo(job, ctx))
+      bridge = await startModelBridge(
+        scratch,
+        ctx.modelUrl,
+        key?.credential ? { credential: key.credential } : {},
+      );
+    // /logs/agent is made by the container's first process (the task image's shell, before any agent).
+    const first = bridge ? FORWARDER_COMMAND : ["sleep", "infinity"];
     const args = runArgs(
       {
         runId: ctx.runId,
@@ -267,13 +294,20 @@ async function agentPhase(call: DockerCall, a: AgentRun) {
         timeoutMs: 0,
         network,
         limits: a.limits,
-        user,
+        // The container's own first process is root's (it makes /logs/agent); the agent execs as `user`.
+        user: "0",
       },
       name,
       {
         user: "0",
         ...(bridge ? { bridgeDir: bridge.dir } : {}),
-        command: bridge ? FORWARDER_COMMAND : ["sleep", "infinity"],
+        command: [
+          "sh",
+          "-c",
+          `mkdir -p ${AGENT_LOG_DIR} && chmod 777 ${AGENT_LOG_DIR} && exec "$@"`,
+          "sh",
+          ...first,
+        ],
         caps: TASK_CAPS,
         keep: true,
       },
@@ -282,15 +316,6 @@ async function agentPhase(call: DockerCall, a: AgentRun) {
     args.splice(args.indexOf("-w"), 2);
     const start = await call(args, { timeoutMs: 120_000 });
     if (start.exitCode !== 0) throw new Error(stderrTail(start.stderr));
-    const root = { workdir: "/", user: "0", env: [] };
-    const mk = await call(
-      execIn(name, root, ["sh", "-c", `mkdir -p ${AGENT_LOG_DIR} && chmod 777 ${AGENT_LOG_DIR}`]),
-    );
-    if (mk.exitCode !== 0)
-      return void fail(`start: cannot make ${AGENT_LOG_DIR}: ${stderrTail(mk.stderr)}`, "start");
-    const inv = oracle
-      ? undefined
-      : ctx.driver.command(agentInput(job, ctx, { home: ctx.home, work: workdir }));
     const s = inv ? staged(inv, STAGE) : { argv: ORACLE_ARGV, files: [] };
     if (oracle) {
       const cp = await call(["cp", dirname(task.solution!), `${name}:${SOLUTION_DIR}`], {
@@ -301,16 +326,17 @@ async function agentPhase(call: DockerCall, a: AgentRun) {
       const cp = await call(["cp", stageDir(scratch, s.files), `${name}:${STAGE}`], { timeoutMs: 120_000 });
       if (cp.exitCode !== 0) return void fail(`copy: ${stderrTail(cp.stderr)}`, "copy");
     }
-    // --pass-env names and the driver's key, by name: their values come from the docker client's env.
-    const secrets = [...new Set([...ctx.passEnv, ...Object.values(inv?.secretEnv ?? {})])].filter(
-      (n) => process.env[n] !== undefined,
-    );
-    const solutionEnv = oracle ? c.solutionEnv : {};
-    const env = { ...(inv?.env ?? {}), ...(bridge ? { PROCTOR_MODEL_URL: ctx.agentModelUrl } : {}) };
+    // --pass-env names by name (their values from the docker client's env); never the model key.
+    // The task's environment env (host-resolved, by name: values never in argv) under the solution's.
+    const solutionEnv = { ...c.environmentEnv, ...(oracle ? c.solutionEnv : {}) };
+    const env = {
+      ...(key?.env ?? inv?.env ?? {}),
+      ...(bridge ? { PROCTOR_MODEL_URL: ctx.agentModelUrl } : {}),
+    };
     const timeoutMs = a.timeoutMs;
     const exec = execIn(
       name,
-      { workdir, user, env: [...secrets, ...Object.keys(solutionEnv)], vars: env },
+      { workdir, user, env: [...(key?.secretEnvNames ?? []), ...Object.keys(solutionEnv)], vars: env },
       bridge ? waitForForwarder(s.argv) : s.argv,
     );
     const r = await call(exec, {

@@ -171,7 +171,9 @@ export async function runVerifier(
     reward: { ok: false, why },
     infraError: why,
   });
-  const env = { ...(process.env as Record<string, string>), ...c.verifierEnv };
+  // The task's environment env, then its verifier env over it, by name (values never in argv).
+  const taskEnv = { ...c.environmentEnv, ...c.verifierEnv };
+  const env = { ...(process.env as Record<string, string>), ...taskEnv };
   const args = runArgs(
     {
       runId: p.runId,
@@ -193,7 +195,7 @@ export async function runVerifier(
       entrypoint: VERIFIER_ARGV[0],
       mounts: ["/tests", "/logs", "/solution"].map((dst) => `type=volume,dst=${dst},volume-nocopy`),
       env: { PATH: p.path },
-      secretNames: Object.keys(c.verifierEnv),
+      secretNames: Object.keys(taskEnv),
     },
   );
   args.splice(args.indexOf("-w"), 2, "-w", p.workdir);

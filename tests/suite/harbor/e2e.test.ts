@@ -80,10 +80,13 @@ describe("agent-eval tasks check", () => {
           stdout: [
             "task            nop     oracle  status",
             "fix-add         fail    pass    ok",
-            `missing-base    infra   infra   broken: nop: build: Cannot build Harbor task "${FIXTURES}/missing-base/environment/Dockerfile": FROM image "proctor-no-such-base:1.0" (line 1) is not on this machine; load it or map it with --image-map proctor-no-such-base:1.0=LOCAL`,
-            "needs-internet  infra   infra   broken: nop: refused: task needs-internet sets allow_internet = true; run with --network bridge to let it reach the internet",
+            "guarded         fail    pass    ok",
+            `missing-base    -       -       skipped: environment/Dockerfile: FROM image "proctor-no-such-base:1.0" (line 1) is not on this machine; load it (docker pull proctor-no-such-base:1.0) or map it with --image-map proctor-no-such-base:1.0=LOCAL`,
+            "needs-internet  -       -       skipped: task.toml: environment.allow_internet: the task reaches the internet; run with --network bridge to let it",
             "partial-credit  fail    pass    ok",
-            "2 of 4 tasks ok, 2 broken",
+            // Offline, its verifier's apt-get cannot fetch: broken here, and said so.
+            "root-tools      fail    fail    broken: oracle did not pass (reward 0)",
+            "3 of 6 tasks ok, 1 broken, 2 skipped",
             "",
           ].join("\n"),
         },
@@ -214,7 +217,6 @@ describe("a Harbor trial's containers", () => {
         },
         verbs: [
           "run",
-          "exec sh -c mkdir -p /logs/agent && ",
           "cp C:/solution",
           "exec bash /solution/solve.sh",
           "pause",
@@ -252,32 +254,40 @@ const SOLVED = {
 const UNSEEN = '[ ! -e /tests ] && [ -z "$(find / -xdev -name solve.sh 2>/dev/null)" ]';
 
 test.each([
-  { name: "the image's USER when task.toml names none", agent: "[agent]", user: "--user=agent" },
-  { name: "task.toml's [agent] user over it", agent: '[agent]\nuser = "root"', user: "--user=root" },
-])("a Harbor agent runs as $name", async ({ agent, user }) => {
-  using dir = tempDir("harbor-user");
-  const at = join(dir.path, "t");
-  cpSync(join(FIXTURES, "fix-add"), at, { recursive: true });
-  appendFileSync(join(at, "environment", "Dockerfile"), "USER agent\n");
-  writeFileSync(join(at, "task.toml"), readFileSync(join(at, "task.toml"), "utf8").replace("[agent]", agent));
-  const task = loadHarborTask(at);
-  const starts: string[][] = [];
-  applyHarborOptions([task], {
-    imageMap: parseImageMap([(await imageMap())[1]!]),
-    onDockerCall: (argv) => argv[0] === "run" && argv.includes("-d") && starts.push(argv),
-  });
-  const t = await runTrial(
-    { task, variant: { name: "nop", harness: "nop" }, repeat: 0 },
-    builtinContext(`harbor-user-${process.pid}`, dockerRunner(), "nop", "none"),
-  );
-  expect({
-    error: t.error ?? null,
-    users: starts.map((a) => a.find((x) => x.startsWith("--user="))),
-  }).toEqual({
-    error: null,
-    users: [user],
-  });
-});
+  { name: "the image's USER when task.toml names none", agent: "[agent]", user: "agent" },
+  { name: "task.toml's [agent] user over it", agent: '[agent]\nuser = "root"', user: "root" },
+])(
+  "a Harbor agent runs as $name",
+  async ({ agent, user }) => {
+    using dir = tempDir("harbor-user");
+    const at = join(dir.path, "t");
+    cpSync(join(FIXTURES, "fix-add"), at, { recursive: true });
+    appendFileSync(join(at, "environment", "Dockerfile"), "USER agent\n");
+    writeFileSync(
+      join(at, "task.toml"),
+      readFileSync(join(at, "task.toml"), "utf8").replace("[agent]", agent),
+    );
+    const task = loadHarborTask(at);
+    const starts: string[][] = [];
+    applyHarborOptions([task], {
+      imageMap: parseImageMap([(await imageMap())[1]!]),
+      // The agent's exec: its container's own first process is root's, the agent runs as its user.
+      onDockerCall: (argv) => argv[0] === "exec" && starts.push(argv),
+    });
+    const t = await runTrial(
+      { task, variant: { name: "nop", harness: "nop" }, repeat: 0 },
+      builtinContext(`harbor-user-${process.pid}`, dockerRunner(), "nop", "none"),
+    );
+    expect({
+      error: t.error ?? null,
+      users: starts.map((a) => a[a.indexOf("-u") + 1]),
+    }).toEqual({
+      error: null,
+      users: [user],
+    });
+  },
+  LIMIT_MS,
+);
 
 describe("agent-eval suite with Harbor tasks", () => {
   test(
@@ -492,7 +502,8 @@ describe("agent-eval suite with Harbor tasks", () => {
         none: {
           exitCode: 1,
           stdout: "",
-          stderr: `error: Cannot run Harbor task "${FIXTURES}/needs-internet/task.toml": it sets allow_internet = true; run with --network bridge to let it reach the internet\n`,
+          stderr:
+            "error: suite internet: every task is skipped: needs-internet: task.toml: environment.allow_internet: the task reaches the internet; run with --network bridge to let it\n",
         },
         bridge: 0,
         internet: ["needs-internet"],

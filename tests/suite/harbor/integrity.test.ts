@@ -171,17 +171,30 @@ describe("a Harbor agent cannot grade itself", () => {
     "no container, snapshot or volume of a trial is left",
     async () => {
       using dir = tempDir("harbor-leftovers");
-      const volumes = async () =>
-        (await run(["docker", "volume", "ls", "-q"])).stdout.split("\n").filter(Boolean);
-      const before = new Set(await volumes());
-      await attackTrial({ task: "fix-add", command: "true" }, dir.path, "left");
-      const label = `label=proctor.run=harbor-attack-left-${process.pid}`;
+      const calls: string[][] = [];
+      const task = loadHarborTask(join(FIXTURES, "fix-add"));
+      applyHarborOptions([task], { imageMap: await imageMap(), onDockerCall: (argv) => calls.push(argv) });
+      const runId = `harbor-left-${process.pid}`;
+      await runTrial(
+        { task, variant: { name: "nop", harness: "nop" }, repeat: 0 },
+        { ...builtinContext(runId, dockerRunner(), "nop", "none"), log: { dir: dir.path, path: "t.log" } },
+      );
+      const label = `label=proctor.run=${runId}`;
       const [ps, images] = await Promise.all([
         run(["docker", "ps", "-aq", "--filter", label]),
         run(["docker", "image", "ls", "-q", "--filter", label]),
       ]);
-      const added = (await volumes()).filter((v) => !before.has(v));
-      expect({ ps: ps.stdout, images: images.stdout, added }).toEqual({ ps: "", images: "", added: [] });
+      const made = calls.filter((c) => c[0] === "create").map((c) => c[c.indexOf("--name") + 1]);
+      // The verifier's fresh volumes are anonymous: they go with their container (rm -v).
+      const removedWithVolumes = calls.filter((c) => c[0] === "rm" && c.includes("-v")).map((c) => c.at(-1));
+      const snapshots = calls.filter((c) => c[0] === "commit").map((c) => c.at(-1));
+      const dropped = calls.filter((c) => c[0] === "rmi").map((c) => c.at(-1));
+      expect({ ps: ps.stdout, images: images.stdout, removedWithVolumes, dropped }).toEqual({
+        ps: "",
+        images: "",
+        removedWithVolumes: made,
+        dropped: snapshots,
+      });
     },
     LIMIT_MS,
   );
