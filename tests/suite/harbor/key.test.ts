@@ -126,3 +126,62 @@ test(
   },
   LIMIT_MS,
 );
+
+test(
+  "a command agent on a Harbor task reaches the model through the bridge at PROCTOR_MODEL_URL",
+  async () => {
+    using dir = tempDir("harbor-command-model");
+    const task = loadHarborTask(join(import.meta.dirname, "..", "..", "fixtures", "harbor", "fix-add"));
+    applyHarborOptions([task], {
+      imageMap: parseImageMap([`ubuntu:24.04=${await resolveBaseImage(dockerCli())}`]),
+    });
+    // Plain bash, no client library: one POST to the URL the agent was given, its status line kept.
+    const command = [
+      "u=${PROCTOR_MODEL_URL#http://}; hp=${u%%/*}",
+      `body='{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hello-from-a-command-agent"}]}'`,
+      "exec 3<>/dev/tcp/${hp%:*}/${hp#*:}",
+      'printf "POST /v1/messages HTTP/1.1\\r\\nHost: m\\r\\nContent-Type: application/json\\r\\nContent-Length: ${#body}\\r\\nConnection: close\\r\\n\\r\\n%s" "$body" >&3',
+      "head -1 <&3",
+    ].join("; ");
+    const before = mock.requests.length;
+    const trial = await runTrial(
+      {
+        task,
+        // A quoted heredoc: the outer sh hands the script to bash untouched.
+        variant: { name: "cmd", harness: "command", command: `bash <<'EOS'\n${command}\nEOS` },
+        repeat: 0,
+      },
+      {
+        runId: `harbor-cmd-${process.pid}`,
+        runner: dockerRunner(),
+        driver: driverFor("command"),
+        image: await resolveBaseImage(dockerCli()),
+        repoDir: undefined,
+        network: "none",
+        passEnv: [],
+        modelUrl: mock.url,
+        agentModelUrl: `http://127.0.0.1:${BRIDGE_PORT}`,
+        apiKeyEnvName: "",
+        workDir: "/work",
+        home: "/tmp/home",
+        log: { dir: dir.path, path: "cmd.log" },
+      },
+    );
+    const asked = mock.requests
+      .slice(before)
+      .filter((r) => JSON.stringify(r.body).includes("hello-from-a-command-agent"));
+    const log = readFileSync(join(dir.path, "cmd.log"), "utf8");
+    expect({
+      error: trial.error ?? null,
+      asked: asked.length,
+      answered: /HTTP\/1\.1 \d{3}/.test(log),
+    }).toEqual({
+      // fix-add is not fixed by this agent: the verifier fails it on its merits.
+      error: null,
+      // The request went through the bridge to the model, and the model's answer came back.
+      asked: 1,
+      answered: true,
+    });
+  },
+  LIMIT_MS,
+);
