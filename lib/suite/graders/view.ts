@@ -1,6 +1,7 @@
 // What the judge is shown of a trial's change, chosen so that no decoy can crowd out what decides the
 // grade: every changed path is ranked (paths a diff grader protects, then paths the task's checks name,
-// then the largest other changes, then .git), the first JUDGE_MAX_FILES are shown, and the 64 KiB of
+// then other changes, .git last; within each, edits and deletions of paths /work started with before
+// added paths, the largest first), the first JUDGE_MAX_FILES are shown, and the 64 KiB of
 // content is shared fairly among their files (a small file whole, a large one cut to its share), so
 // neither many small files nor one large one can push the real change out. Whatever is not shown is
 // counted and listed for the judge, and recorded on the grade. Files are read in one phase, only those
@@ -20,8 +21,8 @@ export const JUDGE_INPUT_CAP = 64 * 1024;
 /** The most changed paths a judge is shown; the rest are counted and listed. */
 export const JUDGE_MAX_FILES = 256;
 
-/** The most bytes of paths the read's argv carries (paths are agent-chosen: up to 4 KiB each). */
-const ARGV_PATH_CAP = 64 * 1024;
+/** The longest path read (PATH_MAX): 256 of them stay well inside one argv; a longer one is not read. */
+const MAX_READ_PATH = 4096;
 
 /** The most omitted paths listed to the judge and recorded on the grade. */
 export const OMITTED_LISTED = 100;
@@ -55,7 +56,10 @@ function words(commands: readonly string[]): Set<string> {
   return out;
 }
 
-/** Ranks every change: tier, then the larger first, then path order. */
+/**
+ * Ranks every change: tier; then changes to paths /work started with (modified, deleted) before added
+ * ones, which cost an agent nothing to make many of; then the larger first; then path order.
+ */
 export function rank(all: readonly Change[], ctx: ViewContext): Ranked[] {
   const protect = ctx.graders.flatMap((g) => (g.type === "diff" ? g.mustNotChange : []));
   const named = ctx.graders.flatMap((g) => (g.type === "diff" ? g.mustChange : []));
@@ -77,7 +81,10 @@ export function rank(all: readonly Change[], ctx: ViewContext): Ranked[] {
     .map((c) => ({ ...c, tier: tierOf(c.path), size: Math.max(sizeOf(c.after), sizeOf(c.before)) }))
     .sort(
       (a, b) =>
-        order(a.tier) - order(b.tier) || b.size - a.size || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+        order(a.tier) - order(b.tier) ||
+        Number(a.change === "added") - Number(b.change === "added") ||
+        b.size - a.size ||
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
     );
 }
 
@@ -97,11 +104,10 @@ export function shares(sizes: readonly number[], budget: number): number[] {
 // For each (share, path): its first `share` bytes in base64 then a "." line, or a "!" line when any
 // component is a link or the path is not a regular file.
 const READ = `while [ $# -gt 1 ]; do
-  n=$1 p=$2; shift 2; q= r=$p ok=1
-  while [ -n "$r" ]; do
-    case $r in */*) c=\${r%%/*} r=\${r#*/};; *) c=$r r=;; esac
-    q=\${q:+$q/}$c; [ -L "$q" ] && { ok=; break; }
-  done
+  n=$1 p=$2; shift 2; q= ok=1
+  IFS=/; set -f
+  for c in $p; do q=\${q:+$q/}$c; [ -L "$q" ] && ok=; done
+  unset IFS; set +f
   if [ -n "$ok" ] && [ -f "$p" ]; then head -c "$n" < "$p" | base64; echo .; else echo !; fi
 done`;
 
@@ -158,15 +164,8 @@ export async function judgeView(
   ctx: ViewContext,
 ): Promise<{ changed: ChangedFile[]; view: ChangeView; shown: ShownRecord }> {
   const ranked = rank(all, ctx);
-  const chosen: Ranked[] = [];
-  let argvBytes = 0;
-  for (const c of ranked) {
-    if (chosen.length >= JUDGE_MAX_FILES) break;
-    argvBytes += Buffer.byteLength(c.path) + 16;
-    if (argvBytes > ARGV_PATH_CAP) break;
-    chosen.push(c);
-  }
-  const toRead = chosen.filter((c) => c.after?.kind === "file");
+  const chosen = ranked.slice(0, JUDGE_MAX_FILES);
+  const toRead = chosen.filter((c) => c.after?.kind === "file" && Buffer.byteLength(c.path) <= MAX_READ_PATH);
   const share = shares(
     toRead.map((c) => c.size),
     JUDGE_INPUT_CAP,
@@ -184,6 +183,15 @@ export async function judgeView(
   const changed = chosen.map((c): ChangedFile => {
     const a = c.after;
     if (a?.kind !== "file") return unreadView(c);
+    if (!shareOf.has(c.path))
+      return {
+        path: c.path,
+        change: c.change,
+        tier: c.tier,
+        content: null,
+        kind: "special",
+        special: "a path too long to read",
+      };
     const base = { path: c.path, change: c.change, tier: c.tier, bytes: a.size };
     const b64 = read.get(c.path) ?? null;
     const bytes = b64 === null ? null : Buffer.from(b64, "base64");

@@ -292,7 +292,7 @@ describe("the judge is shown what decides the grade first, and told what it was 
         fix(dir);
       },
     });
-    const [big, small] = [seen[0]!.changed[0]!, seen[0]!.changed[1]!];
+    const [small, big] = [seen[0]!.changed[0]!, seen[0]!.changed[1]!];
     expect({
       big: { ...big, content: big.content?.length },
       small,
@@ -317,6 +317,52 @@ describe("the judge is shown what decides the grade first, and told what it was 
       },
       record: { changed: 2, files: 2, truncated: ["a.txt"], omitted: 0, omittedPaths: [] },
     });
+  });
+
+  test.concurrent("300 added decoys as large as the fix, sorting first: the fix to a file the task started with is shown", async () => {
+    const { judge, seen } = recorder();
+    await attack({
+      graders: [JUDGE],
+      judge,
+      change: (dir) => {
+        decoys(dir, 300, "y".repeat(FIXED.length));
+        fix(dir);
+      },
+    });
+    expect({ first: seen[0]!.changed[0], view: seen[0]!.view.omitted }).toEqual({
+      first: {
+        path: "add.go",
+        change: "modified",
+        tier: "changed",
+        bytes: FIXED.length,
+        content: FIXED,
+        kind: "text",
+      },
+      view: 45,
+    });
+  });
+
+  test.concurrent("256 decoys at 4,000-byte paths and a new file: one read carries them all, each shown", async () => {
+    const { judge, seen } = recorder();
+    const deep = Array.from({ length: 16 }, (_, i) => `${String(i).padStart(2, "0")}${"d".repeat(247)}`).join(
+      "/",
+    );
+    await attack({
+      graders: [JUDGE],
+      judge,
+      change: (dir) => {
+        mkdirSync(join(dir, deep), { recursive: true });
+        for (const n of names(255)) writeFileSync(join(dir, deep, n), "zz");
+        writeFileSync(join(dir, "sub.go"), "package add\n");
+      },
+    });
+    const shown = seen[0]!.changed;
+    expect({
+      n: shown.length,
+      read: shown.filter((f) => f.kind === "text").length,
+      pathBytes: Math.max(...shown.map((f) => f.path.length)),
+      newFile: shown.find((f) => f.path === "sub.go")?.content,
+    }).toEqual({ n: 256, read: 256, pathBytes: deep.length + 5, newFile: "package add\n" });
   });
 
   test.concurrent("a protected test and the check's script edited under 300 larger decoys: both shown first", async () => {
