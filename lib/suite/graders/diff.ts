@@ -8,8 +8,6 @@ import { anyGlobMatches } from "./glob.ts";
 import { changes, parseListing, SNAPSHOT_ARGV, type Snapshot } from "./snapshot.ts";
 import type { Grader } from "./spec.ts";
 
-export { type Change, changes, type Entry, SNAPSHOT_ARGV, type Snapshot } from "./snapshot.ts";
-
 type DiffGrader = Extract<Grader, { type: "diff" }>;
 
 /**

@@ -6,14 +6,16 @@
 import type { ChangedFile, ChangeView } from "../judge/prompt.ts";
 import type { Grade } from "../scorecard/schema.ts";
 import { commandGrade } from "./command.ts";
-import { type Change, changes, diffGrade, type Snapshot, snapshot } from "./diff.ts";
+import { diffGrade, snapshot } from "./diff.ts";
 import type { Exec } from "./exec.ts";
 import { fileGrade } from "./file.ts";
+import { type Change, changes, type Snapshot } from "./snapshot.ts";
 import { type AnyGrader, needsSnapshot } from "./spec.ts";
 import { judgeView, type ShownRecord } from "./view.ts";
 
-export { type Snapshot, snapshot } from "./diff.ts";
+export { snapshot } from "./diff.ts";
 export type { Exec } from "./exec.ts";
+export type { Snapshot } from "./snapshot.ts";
 export { type AnyGrader, checkGraders, GraderSpec, needsSnapshot } from "./spec.ts";
 export { JUDGE_INPUT_CAP, JUDGE_MAX_FILES, OMITTED_LISTED } from "./view.ts";
 
