@@ -270,7 +270,8 @@ async function agentPhase(call: DockerCall, a: AgentRun) {
   // The model key stays on the host: the CLI gets a placeholder, the bridge puts the real one on.
   let key: BridgedKey | undefined;
   try {
-    key = inv ? bridgedKey(ctx.driver, inv, ctx.passEnv) : undefined;
+    // The oracle has no command of its own, but --pass-env names still reach it.
+    key = bridgedKey(ctx.driver, inv ?? { env: {}, secretEnv: {} }, ctx.passEnv);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return void fail(`agent: ${error.message}`, "other");
