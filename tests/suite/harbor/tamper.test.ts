@@ -173,7 +173,7 @@ test.each<{ name: string; script: string; expected: string[] }>([
     script: [
       "#!/bin/bash",
       "apt-get update && apt-get install -y curl",
-      "curl -LsSf https://example.invalid/install.sh | sh",
+      "curl -LsSf http://127.0.0.1:9/install.sh | sh",
       "source $HOME/.local/bin/env",
       "uvx -p 3.13 -w pytest==8.4.1 pytest /tests/test_outputs.py -rA",
       "if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi",
