@@ -95,11 +95,13 @@ if [ "$rc" = 0 ]; then
   while [ "$(count "$NAME-merge" Complete)" = 0 ] && [ "$(count "$NAME-merge" Failed)" = 0 ]; do
     sleep "$WAIT_POLL"
   done
-  docker service logs --raw "$NAME-merge"
+  docker service logs --raw "$NAME-merge" || say "cannot read $NAME-merge's output; the scorecard is on /trials"
   rc=$(docker inspect --type task --format '{{.Status.ContainerStatus.ExitCode}}' \
     "$(docker service ps -q "$NAME-merge" | head -n 1)" || echo 1)
 fi
 
+# The tasks' own lines (claims, attempts, exits) go with the service: shown when something failed.
+if [ "$rc" != 0 ]; then docker service logs --raw "$NAME-shards" >&2 || true; fi
 docker service rm "$NAME-shards" "$NAME-merge" >/dev/null 2>&1 || true
 # What a killed shard left runs on its node's engine: one sweep task on every node removes it, and
 # the containers of the jobs' tasks (Docker 20.10 keeps those of finished job tasks).

@@ -273,14 +273,18 @@ describe("examples/swarm on a single-node swarm (127.0.0.1)", () => {
       JSON.parse(readFileSync(path, "utf8"), (key, value) =>
         key === "latencyMs" ? 0 : key === "suite" ? "/evals/steps" : value,
       );
-    const errorLines = (r: ProcResult) =>
-      (r.stdout + r.stderr).split("\n").filter((l) => /^(✗|proctor-swarm:)/.test(l));
+    /** run.sh's lines (the merge's, then the shard tasks' own when it failed) that match `re`. */
+    const said = (r: ProcResult, re: RegExp) => (r.stdout + r.stderr).split("\n").filter((l) => re.test(l));
     expect({
       exits: [ok.exitCode, failing.exitCode, whole.exitCode],
+      // What a run said, when it did not end as expected.
+      why: [ok, failing, whole].map((r, i) => (r.exitCode === [0, 2, 0][i] ? "" : r.stderr.slice(-3000))),
       merged: settled(join(dir.path, `${PREFIX}-steps`, "scorecard.json")),
       okClaims: claims(`${PREFIX}-steps`).sort(),
       failClaims: claims(`${PREFIX}-fail`).sort(),
-      refusal: errorLines(failing),
+      refusal: said(failing, /^(✗ Cannot merge|proctor-swarm: shard-\d was given up)/),
+      // Each task's lines in order, the tasks in any: sorted.
+      failedAttempts: said(failing, new RegExp(`^proctor-swarm: shard ${k}/4: (exit|2 attempts)`)).sort(),
       scenarios: [...new Set(mock.requests.map((q) => q.scenario))].sort(),
       leftovers: [
         ...((await swarm?.leftovers(`${PREFIX}-steps`)) ?? []),
@@ -288,6 +292,7 @@ describe("examples/swarm on a single-node swarm (127.0.0.1)", () => {
       ],
     }).toEqual({
       exits: [0, 2, 0],
+      why: ["", "", ""],
       merged: settled(wholeFile),
       okClaims: [0, 1, 2, 3].flatMap((s) => [`shard-${s}.0`, `shard-${s}.done`]).sort(),
       failClaims: [0, 1, 2, 3]
@@ -295,6 +300,11 @@ describe("examples/swarm on a single-node swarm (127.0.0.1)", () => {
           String(s) === k ? [`shard-${s}.0`, `shard-${s}.1`, given] : [`shard-${s}.0`, `shard-${s}.done`],
         )
         .sort(),
+      failedAttempts: [
+        `proctor-swarm: shard ${k}/4: 2 attempts failed or died; given up (the merge will refuse it)`,
+        `proctor-swarm: shard ${k}/4: exit 1 (Swarm starts another task, which claims the next attempt)`,
+        `proctor-swarm: shard ${k}/4: exit 1 (Swarm starts another task, which claims the next attempt)`,
+      ],
       refusal: [
         `proctor-swarm: shard-${k} was given up after 2 attempts`,
         expect.stringMatching(new RegExp(`^✗ Cannot merge: shard ${k}/4 is missing \\(given: `)),
