@@ -80,7 +80,7 @@ export async function runTool(cmd: AnyCommand, rawArgs: string[], toolEdge: Tool
     const rest = rawArgs.slice(depth);
     if (rest.includes("--help") || rest.includes("-h")) {
       // citty colours usage whenever TERM allows, also into a pipe: only a terminal gets colour.
-      const usage = await renderUsage(leaf, parent);
+      const usage = await usageOf(leaf, parent, await commandLabel(cmd, rawArgs.slice(0, depth)));
       process.stdout.write(
         `${useColor(process.env, process.stdout) ? usage : stripVTControlCharacters(usage)}\n`,
       );
@@ -106,6 +106,37 @@ export async function runTool(cmd: AnyCommand, rawArgs: string[], toolEdge: Tool
   return code;
 }
 
+/** Spaces at the end of a line, before the colour's closing code when there is one. */
+const TRAILING = / +(\u001b\[39m)?$/;
+
+/** The USAGE line of citty's help, and where its words start (after `USAGE `). */
+function usageLine(help: string): { line: string; words: number } | undefined {
+  const line = help.split("\n").find((l) => stripVTControlCharacters(l).startsWith("USAGE "));
+  if (line === undefined) return undefined;
+  const usage = line.indexOf("USAGE");
+  return { line, words: line.indexOf(" ", usage) + 1 };
+}
+
+/**
+ * citty's help. For a command that runs on its own and has subcommands (grade, run-eval, agent-eval
+ * suite), citty writes one line that joins the two (`grade [OPTIONS] --case=<case> --out=<out>
+ * lint|lint-issue|...`, as if they combined): here each way to call it gets its own line, the
+ * command alone first, then each subcommand with its own flags and words.
+ */
+async function usageOf(leaf: AnyCommand, parent: AnyCommand | undefined, label: string): Promise<string> {
+  const help = await renderUsage(leaf, parent);
+  const subs = await subCommandsOf(leaf);
+  const at = usageLine(help);
+  if (!leaf.run || !subs || at === undefined) return help;
+  const lines = [usageLine(await renderUsage({ ...leaf, subCommands: undefined }, parent))?.line ?? at.line];
+  for (const sub of Object.values(subs)) {
+    const cmd = (typeof sub === "function" ? await sub() : await sub) as AnyCommand;
+    const own = usageLine(await renderUsage(cmd, { meta: { name: label } }));
+    if (own) lines.push(`${" ".repeat("USAGE ".length)}${own.line.slice(own.words).replace(TRAILING, "$1")}`);
+  }
+  return help.replace(at.line, lines.join("\n"));
+}
+
 /**
  * The leaf with its flags checked (lib/core/flags.ts) and each repeatable flag's values handed to run()
  * as an array under every spelling citty accepts (citty itself keeps only the last value).
@@ -124,8 +155,9 @@ async function withFlags(leaf: AnyCommand, rest: string[], label: string): Promi
     if (word !== undefined && Object.hasOwn(subs, word) && rest[0]?.startsWith("-"))
       throw new UsageError(`Cannot accept "${rest[0]}" before the subcommand "${word}": put it after`);
     // A word where a subcommand goes, when the command takes no words of its own, is a misspelt
-    // subcommand (named before any flag: those were meant for the subcommand).
-    if (word !== undefined && !takesWords)
+    // subcommand (named before any flag: those were meant for the subcommand), unless it is the value
+    // of an undeclared flag (`grade --case x --ot y`): then the flag is what is named.
+    if (word !== undefined && !takesWords && !scan.strays?.has(word))
       throw new UsageError(unknownWord("command", word, Object.keys(subs), label));
   }
   if (scan.problem) throw scan.problem;

@@ -55,6 +55,11 @@ export interface FlagScan {
   values: Map<string, string[]>;
   /** The words that are neither flags nor their values. */
   positionals: string[];
+  /**
+   * The words right after an undeclared flag given without `=`: most likely its value (`--ot y`), so
+   * never taken for a misspelt subcommand.
+   */
+  strays?: Set<string>;
   problem?: UsageError;
 }
 
@@ -104,10 +109,17 @@ export function scanFlags(
     if (s.length === 1 && options[d.name]) (options[d.name] as { short?: string }).short = s;
   const { tokens } = parseArgs({ args: rest, options, strict: false, allowPositionals: true, tokens: true });
   const positionals: string[] = [];
-  for (const t of tokens)
+  const strays = new Set<string>();
+  let afterUnknown = false;
+  for (const t of tokens) {
     if (t.kind === "option") given(t.rawName, byName.get(t.name), t.value);
-    else if (t.kind === "positional") positionals.push(t.value);
-  return problem ? { values, positionals, problem } : { values, positionals };
+    else if (t.kind === "positional") {
+      positionals.push(t.value);
+      if (afterUnknown) strays.add(t.value);
+    }
+    afterUnknown = t.kind === "option" && !byName.has(t.name) && t.value === undefined;
+  }
+  return problem ? { values, positionals, strays, problem } : { values, positionals };
 }
 
 /**

@@ -167,6 +167,52 @@ describe("runTool", () => {
   });
 });
 
+// issue 26: citty wrote one usage line for a command that runs alone and has subcommands (`grade
+// [OPTIONS] --case=<case> --out=<out> lint|lint-issue|...`), as if the two combined.
+test.each([
+  {
+    argv: ["--help"],
+    tool: "grade",
+    usage: [
+      "USAGE grade [OPTIONS] --case=<case> --out=<out>",
+      "      grade lint [OPTIONS] <CASE>",
+      "      grade lint-issue [OPTIONS] [FILE]",
+      "      grade lint-branch [OPTIONS] <NAME>",
+      "      grade lint-commit [OPTIONS] [MSG]",
+      "      grade lint-pr [OPTIONS] [FILE]",
+      "      grade runlog",
+    ],
+  },
+  {
+    argv: ["--help"],
+    tool: "run-eval",
+    usage: [
+      "USAGE run-eval [OPTIONS] [CASES]",
+      "      run-eval new [OPTIONS] <NAME>",
+      "      run-eval merge [OPTIONS] [FILES]",
+      "      run-eval compare [OPTIONS] [RUNS]",
+    ],
+  },
+  {
+    argv: ["suite", "--help"],
+    tool: "agent-eval",
+    usage: [
+      "USAGE agent-eval suite [OPTIONS] [SUITE]",
+      "      agent-eval suite merge [OPTIONS] [SUITE] [TRIALS]",
+    ],
+  },
+  { argv: ["lint", "--help"], tool: "grade", usage: ["USAGE grade lint [OPTIONS] <CASE>"] },
+])("$tool $argv: one usage line per way to call it", async ({ tool, argv, usage }) => {
+  const { main } = await (await import("../support/commands.ts")).TOOLS[tool]!();
+  const code = await main([...argv]);
+  const lines = out.split("\n");
+  const from = lines.findIndex((l) => l.startsWith("USAGE "));
+  expect({ code, usage: lines.slice(from, from + usage.length + 1) }).toEqual({
+    code: 0,
+    usage: [...usage, ""],
+  });
+});
+
 describe("withEdge: a subcommand's own edge over the tool's", () => {
   const failing = (error: unknown) =>
     defineCommand({

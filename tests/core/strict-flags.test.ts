@@ -283,6 +283,23 @@ const NAMED: Array<Row & { name: string }> = [
     argv: ["sutie", "--paralel", "9"],
     expected: refused('Unknown command "sutie" for agent-eval: did you mean suite?'),
   },
+  ...[
+    { path: "grade", argv: ["--case", "x", "--ot", "y"], raw: "--ot", near: "--out" },
+    { path: "gh-shim", argv: ["--hepl", "y"], raw: "--hepl", near: "--help" },
+    { path: "agent-eval tasks", argv: ["tasks", "--hepl", "y"], raw: "--hepl", near: "--help" },
+  ].map(({ path, argv, raw, near }) => ({
+    // issue 26: `grade --case x --ot y` said `Unknown command "y"`: the word is the flag's value.
+    name: `${path}: an unknown flag's value is not taken for a subcommand (${argv.join(" ")})`,
+    path,
+    argv,
+    expected: refused(meant(raw, near, path)),
+  })),
+  {
+    name: "an unknown flag's value on a command without flags",
+    path: "eval-steps",
+    argv: ["--suite", "s"],
+    expected: refused(flag("--suite", "eval-steps takes no flags", "eval-steps")),
+  },
   {
     name: "a negated boolean is suggested as one",
     path: "eval-steps harvest",
