@@ -110,18 +110,17 @@ claim() {
   say "shard $1/$SHARDS: attempt $next, held by container $ME"
 }
 
-# Runs a command with SIGTERM and SIGINT passed on (a drained node, `docker service rm`): agent-eval
-# then removes the trial containers it started before it exits.
+# Runs a command with SIGTERM passed on (what Swarm sends on a drained node or `docker service rm`):
+# agent-eval then removes the trial containers it started before it exits.
 forward() {
   "$@" &
   child=$!
   trap 'kill -TERM "$child" 2>/dev/null' TERM
-  trap 'kill -INT "$child" 2>/dev/null' INT
   status=0
   wait "$child" || status=$?
   # A trapped signal ends the first wait early; the second one gets the command's own exit.
   if kill -0 "$child" 2>/dev/null; then wait "$child" || status=$?; fi
-  trap - TERM INT
+  trap - TERM
   return "$status"
 }
 
