@@ -8,7 +8,7 @@
 // subject's sandbox, OUT its directory), bounded by the grading timeout. Every
 // file read back is capped (--max-file-bytes) and never a FIFO. The work directory is removed
 // afterwards; --keep copies OUT and the logs out first.
-import { realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pyStr } from "../compat/py/repr.ts";
@@ -112,6 +112,24 @@ function track(root: string): void {
   });
 }
 
+/**
+ * Why a folder given to run-eval held no case, when it is none (no subject.sh either): it is empty,
+ * or no folder below it holds a case.json (many.ts's findCases looked).
+ */
+function noCaseHint(dir: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  if (names.includes("subject.sh")) return undefined;
+  const what = "a case is a directory holding case.json and subject.sh";
+  return names.length === 0
+    ? `the folder is empty: ${what}`
+    : `no case here or in any folder below: ${what}`;
+}
+
 /** Runs the case in `caseArg` and returns its outcome; output goes to `sink` (and the outcome). */
 export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Promise<CaseOutcome> {
   const started = performance.now();
@@ -142,7 +160,13 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
   };
 
   const casePath = join(caseDir, "case.json");
-  if (!isFile(casePath)) return finish(2, "refused", `missing case.json in ${caseDir}`);
+  if (!isFile(casePath)) {
+    finish(2, "refused", `missing case.json in ${caseDir}`);
+    // run_eval.sh's line first; then, for a folder that is no case at all, what run-eval looked for.
+    const hint = noCaseHint(caseDir);
+    if (hint !== undefined) buf.err(`  ${hint}\n`);
+    return outcome;
+  }
   if (!isFile(join(caseDir, "subject.sh"))) return finish(2, "refused", `missing subject.sh in ${caseDir}`);
   let data: Record<string, unknown>;
   try {

@@ -102,7 +102,9 @@ export async function runEval(args: Args): Promise<number> {
   const log = createLogger("run-eval");
   const paths = (args._ as string[]).filter((a) => a !== "");
   if (paths.length === 0) {
+    // run_eval.sh's usage on stdout; the line on stderr says what was missing.
     process.stdout.write(USAGE);
+    log.error("✗ no case given: name case directories (case.json, subject.sh) or folders holding them");
     return 2;
   }
   if (process.env.EVAL_RECORD === "1") {

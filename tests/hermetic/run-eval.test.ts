@@ -14,11 +14,12 @@ const RECORD_REFUSAL =
   "  Unset EVAL_RECORD and use committed cassettes under the case directory.\n";
 
 describe("refused before any subject runs (exit 2)", () => {
-  test("no case directory: usage on stdout", async () => {
+  test("no case directory: usage on stdout, and stderr says no case was given", async () => {
     const r = await runEval([]);
-    expect({ code: r.exitCode, stdout: r.stdout }).toEqual({
+    expect({ code: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
       code: 2,
       stdout: "Usage: run-eval [options] <case-dir|folder>...\n",
+      stderr: "✗ no case given: name case directories (case.json, subject.sh) or folders holding them\n",
     });
   });
 
@@ -50,10 +51,21 @@ describe("refused before any subject runs (exit 2)", () => {
     const noSubject = writeEvalCase(dir.path, { name: "no-subject", noSubject: true });
     const empty = join(dir.path, "empty");
     mkdirSync(empty);
+    // issue 26: a folder that is no case at all says what run-eval looked for, after the original's line.
+    const nested = join(dir.path, "nested");
+    mkdirSync(join(nested, "a", "b"), { recursive: true });
+    const what = "a case is a directory holding case.json and subject.sh";
     const rows = [
       { dir: noCase, stderr: `✗ missing case.json in ${realpathSync(noCase)}\n` },
       { dir: noSubject, stderr: `✗ missing subject.sh in ${realpathSync(noSubject)}\n` },
-      { dir: empty, stderr: `✗ missing case.json in ${realpathSync(empty)}\n` },
+      {
+        dir: empty,
+        stderr: `✗ missing case.json in ${realpathSync(empty)}\n  the folder is empty: ${what}\n`,
+      },
+      {
+        dir: nested,
+        stderr: `✗ missing case.json in ${realpathSync(nested)}\n  no case here or in any folder below: ${what}\n`,
+      },
     ];
     const got = await Promise.all(rows.map((row) => runEval([row.dir])));
     expect(got.map((r) => ({ code: r.exitCode, stdout: r.stdout, stderr: r.stderr }))).toEqual(
