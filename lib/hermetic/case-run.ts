@@ -125,9 +125,7 @@ function noCaseHint(dir: string): string | undefined {
   }
   if (names.includes("subject.sh")) return undefined;
   const what = "a case is a directory holding case.json and subject.sh";
-  return names.length === 0
-    ? `the folder is empty: ${what}`
-    : `no case here or in any folder below: ${what}`;
+  return names.length === 0 ? `the folder is empty: ${what}` : `no case here or in any folder below: ${what}`;
 }
 
 /** Runs the case in `caseArg` and returns its outcome; output goes to `sink` (and the outcome). */
