@@ -19,7 +19,7 @@ const REPLIES = join(REPO_ROOT, "evals", "suites", "skills-ab.replies.yaml");
 const V2_RULE = "print the sum of their arguments";
 const V1_RULE = "House rules for the shell scripts in this repository. Use when";
 
-async function quickstart(flags: string[]) {
+async function quickstart(flags: readonly string[]) {
   await using mock = await startMockModel({ script: scriptOf(loadMockScript(REPLIES)) });
   using dir = tempDir("skills-e2e");
   const env: Record<string, string> = {
