@@ -84,7 +84,7 @@ export function toolLoop(calls: ToolCall[], final = "done", usage?: Usage): Scri
 export function shellCall(protocol: MockProtocol, cmd: string): ToolCall {
   if (protocol === "responses") return { name: "exec_command", args: { cmd } };
   if (protocol === "gemini") return { name: "run_shell_command", args: { command: cmd } };
-  return { name: "Bash", args: { command: cmd, description: "Run the command the test scripted" } };
+  return { name: "Bash", args: { command: cmd } };
 }
 
 /** A script for a real CLI: run `cmd` through its shell tool, then (once a tool result came back) answer `final`. */

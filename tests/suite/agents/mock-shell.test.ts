@@ -6,11 +6,11 @@ import { type MockProtocol, runCommand, type StepContext, shellCall } from "../.
 test.each([
   {
     protocol: "anthropic" as MockProtocol,
-    call: { name: "Bash", args: { command: "ls", description: "Run the command the test scripted" } },
+    call: { name: "Bash", args: { command: "ls" } },
   },
   {
     protocol: "bedrock" as MockProtocol,
-    call: { name: "Bash", args: { command: "ls", description: "Run the command the test scripted" } },
+    call: { name: "Bash", args: { command: "ls" } },
   },
   { protocol: "responses" as MockProtocol, call: { name: "exec_command", args: { cmd: "ls" } } },
   { protocol: "gemini" as MockProtocol, call: { name: "run_shell_command", args: { command: "ls" } } },

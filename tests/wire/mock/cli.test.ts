@@ -121,13 +121,13 @@ test("serves the replies file in all four protocols, prints its URL, stops on SI
     got: {
       anthropic: {
         call: "Bash",
-        args: { command: "ls -la", description: "Run the command the test scripted" },
+        args: { command: "ls -la" },
       },
       responses: { call: "exec_command", args: { cmd: "ls -la" } },
       gemini: { call: "run_shell_command", args: { command: "ls -la" } },
       bedrock: {
         call: "Bash",
-        args: { command: "ls -la", description: "Run the command the test scripted" },
+        args: { command: "ls -la" },
       },
       afterResult: { text: "Fixed it." },
       usage: {
