@@ -114,7 +114,9 @@ docker service rm "$NAME-sweep" >/dev/null 2>&1 || true
 # This node's last ones (the sweep's, its reaper's) are waited for, bounded.
 i=0
 while [ -n "$(docker ps -aq --filter "label=proctor.swarm=$NAME")" ] && [ "$i" -lt 120 ]; do
-  docker container prune -f --filter "label=proctor.swarm=$NAME" >/dev/null
+  ids=$(docker ps -aq --filter "label=proctor.swarm=$NAME" --filter status=exited --filter status=created)
+  # shellcheck disable=SC2086 # a list of ids
+  if [ -n "$ids" ]; then docker rm -v $ids >/dev/null 2>&1 || true; fi
   sleep 1
   i=$((i + 1))
 done

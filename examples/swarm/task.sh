@@ -237,7 +237,9 @@ sweep() {
     sweep_shard "$k"
     k=$((k + 1))
   done
-  docker container prune -f --filter "label=proctor.swarm=$RUN_NAME" >/dev/null
+  # (docker rm, not prune: the engine runs one prune at a time and refuses a second.)
+  ids=$(docker ps -aq --filter "label=proctor.swarm=$RUN_NAME" --filter status=exited --filter status=created)
+  if [ -n "$ids" ]; then docker rm -v $ids >/dev/null || true; fi
   image=$(docker inspect --type container --format '{{.Image}}' "$ME")
   docker run -d --rm --pull=never --network none --label "proctor.swarm=$RUN_NAME" \
     -v /var/run/docker.sock:/var/run/docker.sock --entrypoint sh "$image" \
