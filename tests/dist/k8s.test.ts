@@ -1,6 +1,6 @@
 // The Kubernetes examples (examples/k8s/*.yaml) checked offline against the Kubernetes API's own
-// schemas: kubernetes-models 5.1.0 (generated from the Kubernetes OpenAPI; it already knows 1.34's
-// restartPolicyRules) validates each object with its compiled JSON-schema validators (types, enums,
+// schemas: kubernetes-models 4.5.1 (generated from the Kubernetes OpenAPI; it knows the native
+// sidecar's restartPolicy: Always, and unlike 5.x it installs on Node 20) validates each object with its compiled JSON-schema validators (types, enums,
 // required fields), and its typed models, compiled by TypeScript, refuse any field the API does not
 // have (the validators let unknown fields through; the API server's strict field validation would
 // not). Then what sharding needs: an Indexed Job whose every pod runs shard $JOB_COMPLETION_INDEX/N
