@@ -1,6 +1,7 @@
 // Test support for the suite lane: a stub Driver (a real module, not a mock) whose "CLI" is a POSIX
 // shell script chosen by the variant's model id and printing Claude Code's stream-json, parsed by the
-// real Claude driver; a recording PhaseRunner wrapper; and temp evals trees with tasks and suites.
+// real Claude driver; a recording PhaseRunner wrapper; temp evals trees with tasks and suites; and the
+// pass rates read back from a printed scorecard.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../../lib/core/errors.ts";
@@ -177,4 +178,11 @@ export function infraResult(message: string, durationMs = 0): PhaseResult {
     commandIndex: 0,
     infraError: message,
   };
+}
+
+/** `| name | trials | pass@1 (CI) | ...` rows of a Markdown scorecard's variant table: name -> [trials, pass@1]. */
+export function passRates(markdown: string): Record<string, [string, string]> {
+  const out: Record<string, [string, string]> = {};
+  for (const m of markdown.matchAll(/^\| (\w+) \| (\d+) \| ([\d.]+%) \(/gm)) out[m[1]!] = [m[2]!, m[3]!];
+  return out;
 }
