@@ -156,19 +156,26 @@ function clusterMeans(what: string, arm: string, observations: readonly Observat
   return new Map([...sums].map(([k, s]) => [k, s.total / s.n]));
 }
 
-// Clusters in both arms, sorted by code point; per-cluster mean of each arm; diffs variant - control.
+/** Clusters in both arms, sorted by code point, and each one's difference of means (variant - control). */
+export function pairedDifferences(
+  control: readonly Observation[],
+  variant: readonly Observation[],
+): { clusters: string[]; diffs: number[] } {
+  const what = "compare arms";
+  const c = clusterMeans(what, "control", control);
+  const v = clusterMeans(what, "variant", variant);
+  const clusters = [...c.keys()].filter((k) => v.has(k)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (clusters.length === 0) fail(what, "no cluster appears in both arms");
+  return { clusters, diffs: clusters.map((k) => v.get(k)! - c.get(k)!) };
+}
+
 /** Paired bootstrap by cluster key: the mean per-cluster difference, its interval and the verdict. */
 export function pairedBootstrap(
   control: readonly Observation[],
   variant: readonly Observation[],
   opts: BootstrapOptions = {},
 ): PairedComparison {
-  const what = "compare arms";
-  const c = clusterMeans(what, "control", control);
-  const v = clusterMeans(what, "variant", variant);
-  const keys = [...c.keys()].filter((k) => v.has(k)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  if (keys.length === 0) fail(what, "no cluster appears in both arms");
-  const diffs = keys.map((k) => v.get(k)! - c.get(k)!);
+  const { clusters, diffs } = pairedDifferences(control, variant);
   const ci = bootstrapMean(diffs, opts);
-  return { clusters: keys.length, ...ci, verdict: verdictOf(ci) };
+  return { clusters: clusters.length, ...ci, verdict: verdictOf(ci) };
 }

@@ -1,7 +1,8 @@
 // The shared statistics part (architecture.md `stats`): a seeded PRNG, percentile bootstrap over
-// items, clusters and pairs, the Wilson interval, pass@k / pass^k, nearest-rank quantiles, the median
-// and a power helper. Pure functions, no I/O, runtime-neutral; used by the promotion verdict and by the
-// task- and step-suite scorecards. Bad arguments throw RangeError (`Cannot <what>: <detail>`).
+// items, clusters and pairs, the exact paired sign-flip test, an anytime-valid confidence sequence,
+// the Wilson interval, pass@k / pass^k, nearest-rank quantiles, the median and a power helper. Pure
+// functions, no I/O, runtime-neutral; used by the promotion verdict and by the task- and step-suite
+// scorecards. Bad arguments throw RangeError (`Cannot <what>: <detail>`).
 export type { Interval } from "./_check.ts";
 export { wilson } from "./binomial.ts";
 export {
@@ -13,6 +14,7 @@ export {
   type Observation,
   type PairedComparison,
   pairedBootstrap,
+  pairedDifferences,
   type Verdict,
   verdictOf,
 } from "./bootstrap.ts";
@@ -28,3 +30,19 @@ export {
 } from "./power.ts";
 export { Rng, shuffle } from "./prng.ts";
 export { median, quantile, quantiles } from "./quantile.ts";
+export {
+  confidenceSequence,
+  PairedSequence,
+  type SequenceDecision,
+  type SequenceOptions,
+  type SequenceState,
+} from "./sequence.ts";
+export {
+  type Alternative,
+  EXACT_MAX,
+  minAttainableP,
+  minUnits,
+  type SignFlipOptions,
+  type SignFlipResult,
+  signFlipTest,
+} from "./signflip.ts";

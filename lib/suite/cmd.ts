@@ -19,7 +19,8 @@ import { checkEngine, dockerRunner, installSignalCleanup } from "../isolation/do
 import { LOCAL_WARNING, localRunner } from "../isolation/local.ts";
 import { BASE_IMAGE, imageOf, resolveBaseImage } from "./agents/image.ts";
 import { DRIVERS } from "./agents/index.ts";
-import { GATE_ARGS, type GateFlags, parseGateFlags, prepareRelease } from "./gate-cmd.ts";
+import { thresholdsOf } from "./gate.ts";
+import { GATE_ARGS, type GateFlags, isGated, parseGateFlags, prepareRelease } from "./gate-cmd.ts";
 import { parseImageMap, setBuildOptions } from "./harbor/image.ts";
 import { keep, skipByImages, skipByNetwork } from "./harbor/preflight.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
@@ -32,6 +33,13 @@ import { takeSealKey } from "./seal.ts";
 import { shardJobs } from "./shard.ts";
 import { runShard } from "./shard-run.ts";
 import { loadSuite, type Variant } from "./suite.ts";
+import {
+  parseUntilFlags,
+  runUntilDecided,
+  sequentialOptions,
+  UNTIL_ARGS,
+  type UntilFlags,
+} from "./until-decided.ts";
 
 /** halo's edge: every error (a bad flag too) is one `error: <first line>` and exit 1. */
 export const SUITE_EDGE: ToolEdge = {
@@ -68,11 +76,12 @@ export const SUITE_ARGS = {
   offline: bool("Harbor tasks: build environment images with --network none (air-gapped machines)"),
   shard: str("run only shard K/N of the trials (K 0-based), to merge with `agent-eval suite merge`"),
   "seal-key-env": str("with --shard: NAME of the variable holding the key that seals the trials file"),
+  ...UNTIL_ARGS,
   ...GATE_ARGS,
 } as const satisfies ArgsDef;
 
 /** The flags of `agent-eval suite`, as citty hands them over (strings and booleans). */
-export interface SuiteFlags extends GateFlags {
+export interface SuiteFlags extends GateFlags, UntilFlags {
   suite?: string;
   parallel?: string;
   cpus?: string;
@@ -162,6 +171,7 @@ export function parseFlags(f: SuiteFlags) {
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
     ...(sealKeyEnv !== undefined ? { sealKeyEnv } : {}),
     release: parseGateFlags(f),
+    until: parseUntilFlags(f),
   };
 }
 
@@ -256,7 +266,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const jobs = o.shard ? shardJobs(suiteJobs(suite), o.shard).length : suiteJobs(suite).length;
   // A terminal gets the live line; a log (CI, a pipe) one line per finished trial.
   const title = `suite ${suite.name}${o.shard ? ` shard ${shardLabel(o.shard)}` : ""}`;
-  const progress = new Progress(jobs, progressMode(), process.stderr, title);
+  let progress = new Progress(jobs, progressMode(), process.stderr, title);
   const label = (j: { task: { id: string }; variant: { name: string }; repeat: number }) =>
     `${j.task.id}/${j.variant.name}#${j.repeat}`;
   const startedAt = new Map<string, number>();
@@ -295,18 +305,26 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
           ms: performance.now() - (startedAt.get(label(j)) ?? performance.now()),
         }),
     };
-    const { scorecard, trials, resumed, unscored } = o.shard
+    const { scorecard, trials, resumed } = o.shard
       ? await runShard(suite, o.shard, runOpts)
-      : { ...(await runSuite(suite, runOpts)), unscored: undefined };
+      : o.until
+        ? await runUntilDecided(
+            suite,
+            runOpts,
+            o.until,
+            sequentialOptions(isGated(suite, o.release), thresholdsOf(suite.gate).maxPassDrop),
+            (r, n) => {
+              progress.clear();
+              progress = new Progress(n, progressMode(), process.stderr, `${title} round ${r + 1}`);
+            },
+            (m) => log.warn(m),
+          )
+        : await runSuite(suite, runOpts);
     progress.clear();
     if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);
     // A shard prints its progress and writes its trials: never a gate or a decision on part of the run.
-    if (o.shard)
+    if (o.shard || scorecard === undefined)
       await publishShard({ title, trialsFile, trials, ...(scorecard ? { scorecard } : {}) }, o, log);
-    else if (scorecard === undefined)
-      log.warn(
-        `${title}: ${trials.length} trials in ${trialsFile}, no scorecard of its own (${unscored}): merge the shards with agent-eval suite merge`,
-      );
     else {
       exit = await publishRun(
         {

@@ -87,7 +87,7 @@ export function renderComparisonHtml(c: SuiteComparison): string {
     html`<table><thead><tr><th>Variant</th><th>Base pass@1</th><th>Head pass@1</th><th>Delta</th><th>Change</th></tr></thead><tbody>${c.variants.map(
       variantRow,
     )}</tbody></table>`,
-    "better or worse only when the two 95% intervals do not overlap",
+    "better or worse by the exact sign-flip test over the tasks both sides scored (two-sided, 5%); without trials, only when the two 95% intervals do not overlap",
   );
   const noTrials = c.base.trials === null ? "base" : c.head.trials === null ? "head" : undefined;
   const tasks =

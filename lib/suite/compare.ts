@@ -1,13 +1,24 @@
 // `agent-eval compare BASE.json HEAD.json`: what changed between two suite scorecards, for a pull
-// request. Per variant (matched by name): pass@1 and its interval on each side, "better"/"worse" only
-// when the two 95% intervals do not overlap, else "same". Per variant x task (from the scorecards'
+// request. Per variant (matched by name): pass@1 and its interval on each side, and "better"/"worse"
+// by the scorecard's own exact test: the sign-flip test over the tasks both sides scored, each task's
+// difference head - base pass rate, two-sided at 5% (scorecard/verdict.ts), else "same". Only when a
+// side carries no trials (the original may write null) does it fall back to "the two 95% intervals
+// do not overlap". Per variant x task (from the scorecards'
 // trials, infrastructure failures left out): the pass count on each side, "better"/"worse" when the
 // pass rate moved, "flaky" when it did not and HEAD both passed and failed, else "same". Markdown
 // here; the HTML form is compare-report.ts. Pure: the same two scorecards, the same bytes.
 import { goFixed } from "../compat/go.ts";
 import { pct, pp } from "../report/format.ts";
 import { mdCell } from "../report/markdown.ts";
-import type { Scorecard, Trial, VariantScore } from "./scorecard/index.ts";
+import { signFlipTest } from "../stats/index.ts";
+import {
+  ALPHA,
+  MIN_VERDICT_TASKS,
+  type Scorecard,
+  type Trial,
+  type VariantScore,
+} from "./scorecard/index.ts";
+import { pText } from "./scorecard/verdict.ts";
 
 /** A side's pass@1 of one variant. */
 export interface VariantSide {
@@ -23,6 +34,8 @@ export interface VariantChange {
   base?: VariantSide;
   head?: VariantSide;
   change: "better" | "worse" | "same" | "added" | "removed";
+  /** The exact paired test behind the change: tasks both sides scored, and its two-sided p. */
+  test?: { tasks: number; p: number };
 }
 
 /** A side's scored trials of one task under one variant. */
@@ -56,11 +69,29 @@ const side = (v: VariantScore): VariantSide => ({
   hi: v.pass1CIHi,
 });
 
-function variantChange(variant: string, b?: VariantScore, h?: VariantScore): VariantChange {
+function variantChange(
+  variant: string,
+  b: VariantScore | undefined,
+  h: VariantScore | undefined,
+  trials: { base: Map<string, TaskSide>; head: Map<string, TaskSide> } | undefined,
+): VariantChange {
   if (!b) return { variant, head: side(h!), change: "added" };
   if (!h) return { variant, base: side(b), change: "removed" };
-  const change = h.pass1CILo > b.pass1CIHi ? "better" : h.pass1CIHi < b.pass1CILo ? "worse" : "same";
-  return { variant, base: side(b), head: side(h), change };
+  if (trials === undefined) {
+    const change = h.pass1CILo > b.pass1CIHi ? "better" : h.pass1CIHi < b.pass1CILo ? "worse" : "same";
+    return { variant, base: side(b), head: side(h), change };
+  }
+  const diffs: number[] = [];
+  for (const [key, bs] of trials.base) {
+    const hs = trials.head.get(key);
+    if (!key.startsWith(`${variant}\u0000`) || hs === undefined || bs.scored === 0 || hs.scored === 0)
+      continue;
+    diffs.push(hs.passes / hs.scored - bs.passes / bs.scored);
+  }
+  const t = signFlipTest(diffs);
+  const mean = diffs.reduce((a, x) => a + x, 0);
+  const change = diffs.length >= MIN_VERDICT_TASKS && t.p <= ALPHA ? (mean > 0 ? "better" : "worse") : "same";
+  return { variant, base: side(b), head: side(h), change, test: { tasks: diffs.length, p: t.p } };
 }
 
 /** Scored trials per `variant\0task`: pass count and trial count. */
@@ -92,7 +123,9 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function compareScorecards(base: Scorecard, head: Scorecard): SuiteComparison {
   const names = [...new Set([...base.variants, ...head.variants].map((v) => v.name))];
   const find = (sc: Scorecard, n: string) => sc.variants.find((v) => v.name === n);
-  const variants = names.map((n) => variantChange(n, find(base, n), find(head, n)));
+  const sides =
+    base.trials && head.trials ? { base: tally(base.trials), head: tally(head.trials) } : undefined;
+  const variants = names.map((n) => variantChange(n, find(base, n), find(head, n), sides));
   const tasks: TaskChange[] = [];
   if (base.trials && head.trials) {
     const b = tally(base.trials);
@@ -144,7 +177,8 @@ export function renderComparisonMarkdown(c: SuiteComparison): string {
   out += `|${"---|".repeat(5)}\n`;
   for (const v of c.variants) {
     const delta = v.base && v.head ? pp(v.head.pass1 - v.base.pass1) : "-";
-    out += row([mdCell(v.variant), cell(v.base), cell(v.head), delta, v.change]);
+    const change = v.test ? `${v.change} (p ${pText(v.test.p)}, ${v.test.tasks} tasks)` : v.change;
+    out += row([mdCell(v.variant), cell(v.base), cell(v.head), delta, change]);
   }
   if (c.base.trials === null || c.head.trials === null) {
     out += `\nNo per-task comparison: the ${c.base.trials === null ? "base" : "head"} scorecard carries no trials.\n`;

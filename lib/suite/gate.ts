@@ -1,13 +1,19 @@
 // The release gate: the suite's `gate:` key (the original halo eval's keys, unchanged) and the
 // ship / hold / block decision of one candidate against the control. Pass-rate margins are absolute
 // (0.05 = 5 points); cost, tokens, wall and tool-call limits are relative increases over the
-// baseline mean (0.2 = +20%) and gate only when set.
+// baseline mean (0.2 = +20%) and gate only when set. The pass rate is decided by exact tests on the
+// paired per-task differences (the verdict's own, scorecard/verdict.ts), never by an interval that
+// cannot measure its own uncertainty; no evidence (scorecard/evidence.ts) is never a ship, and grader
+// errors, like every unscored trial, count against the variant whose trial they are: they never turn
+// a block into a hold.
 import { z } from "zod";
 import { goFixed } from "../compat/go.ts";
 import { pp, ppBare } from "../report/format.ts";
-import { bootstrapMean } from "../stats/index.ts";
+import { bootstrapMean, signFlipTest } from "../stats/index.ts";
+import { evidenceOf, scoredLine, tooFewScored, unreportedMetrics } from "./scorecard/evidence.ts";
+import { withHeadline } from "./scorecard/headline.ts";
 import type { GateResult, MetricDelta, Scorecard, TaskDiff, Trial } from "./scorecard/schema.ts";
-import { MIN_VERDICT_TASKS } from "./scorecard/verdict.ts";
+import { ALPHA, MIN_VERDICT_TASKS, pText, type TestInfo } from "./scorecard/verdict.ts";
 
 const share = z.number().min(0);
 
@@ -92,7 +98,6 @@ export type GateMetric = (typeof GATE_METRICS)[number];
 interface Arm {
   n: number;
   passes: number;
-  graderErrors: number;
   sums: Record<GateMetric, number>;
 }
 
@@ -114,14 +119,12 @@ function arms(trials: readonly Trial[]): Map<string, Arm> {
       a = {
         n: 0,
         passes: 0,
-        graderErrors: 0,
         sums: { pass_rate: 0, cost_usd: 0, tokens: 0, wall_ms: 0, tool_calls: 0 },
       };
       out.set(t.task, a);
     }
     a.n++;
     if (t.pass) a.passes++;
-    if ((t.graderError ?? "") !== "") a.graderErrors++;
     for (const m of GATE_METRICS) a.sums[m] += VALUE[m](t);
   }
   return out;
@@ -129,6 +132,13 @@ function arms(trials: readonly Trial[]): Map<string, Arm> {
 
 const mean = (a: Arm, m: GateMetric) => a.sums[m] / a.n;
 const pct0 = (x: number) => goFixed(100 * x, 0, true);
+
+/** The trial metric a harness may leave unreported behind a gate metric (wall time is always measured). */
+const REPORTED: Partial<Record<GateMetric, "cost" | "tokens" | "toolCalls">> = {
+  cost_usd: "cost",
+  tokens: "tokens",
+  tool_calls: "toolCalls",
+};
 
 /** The limits the gate checks besides the pass rate, metric by metric. */
 const LIMITS: [GateMetric, keyof Thresholds][] = [
@@ -138,30 +148,45 @@ const LIMITS: [GateMetric, keyof Thresholds][] = [
   ["tool_calls", "maxToolCallsIncrease"],
 ];
 
+/** Who the gate compares (for its reasons) and, for a run that stopped when decided, its sequence. */
+export interface GateContext {
+  control?: string;
+  candidate?: string;
+  /** The comparison's confidence sequence (scorecard/sequential.ts): it replaces the exact tests. */
+  sequence?: TestInfo;
+}
+
 /**
- * The gate of `candidate` against `control` over the tasks both ran, as the original decides it:
- * flaky tasks (the control both passed and failed) are named and left out; a task whose pass rate
- * dropped by task_regression or more is regressed; ship needs the paired pass-rate interval's low end
- * above -max_pass_drop; a limit blocks when its whole interval is past it, holds when it straddles it;
- * grader errors hold. Stricter than the original: a ship on fewer than MIN_VERDICT_TASKS non-flaky
- * tasks is a hold, so a gate never ships on too little evidence.
+ * The gate of `candidate` against `control` over the tasks both ran: flaky tasks (the control both
+ * passed and failed) are named and left out; a task whose pass rate dropped by task_regression or
+ * more is regressed. On the paired per-task differences of the rest, the exact sign-flip test decides
+ * (the bootstrap interval is shown beside it): block when the pass rate is significantly worse
+ * (two-sided, the comparison's own verdict `worse`), ship only when non-inferiority is shown (the
+ * one-sided test of "the mean drops by max_pass_drop or more" rejected at 2.5%, the level of a 95%
+ * interval's low end), else hold. A run that stopped when decided uses its confidence sequence
+ * instead: block when its upper bound is below 0, ship when its lower bound is above -max_pass_drop.
+ * Fewer than MIN_VERDICT_TASKS non-flaky tasks hold: neither test can reach its level on fewer.
+ * A limit blocks when its whole interval is past it, holds when it straddles it. Unscored trials
+ * (scorecard/evidence.ts: grader errors among them) count as fails of the variant that produced them
+ * and never lift a verdict: a candidate most of whose trials are unscored while the control's are
+ * not is blocked; an arm mostly unscored otherwise holds a ship. The reasons that decided the
+ * verdict come first.
  */
 export function gateOf(
   control: readonly Trial[],
   candidate: readonly Trial[],
   th: Thresholds,
   seed: number,
+  who: GateContext = {},
 ): { gate: GateResult; deltas: Record<string, MetricDelta> } {
   const base = arms(control);
   const cand = arms(candidate);
   const names = [...base.keys()].filter((t) => cand.has(t)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  let verdict: GateVerdict = "ship";
-  const reasons: string[] = [];
+  const reasons = new Reasons();
   const flaky: TaskDiff[] = [];
   const regressed: TaskDiff[] = [];
   const tasks: TaskDiff[] = [];
   const gated: string[] = [];
-  let graderErrors = 0;
   for (const task of names) {
     const b = base.get(task)!;
     const c = cand.get(task)!;
@@ -171,7 +196,6 @@ export function gateOf(
       candidate: mean(c, "pass_rate"),
       status: "same",
     };
-    graderErrors += b.graderErrors + c.graderErrors;
     if (b.n >= 2 && b.passes > 0 && b.passes < b.n) {
       d.status = "flaky";
       d.reason = `baseline passed ${b.passes}/${b.n} trials`;
@@ -189,10 +213,12 @@ export function gateOf(
     ...(tasks.length ? { tasks } : {}),
   };
   if (gated.length === 0 || gated.length < th.minTasks) {
-    reasons.push(
+    reasons.add(
+      "hold",
       `only ${gated.length} non-flaky tasks (${flaky.length} flaky); need ${Math.max(th.minTasks, 1)}`,
     );
-    return { gate: { verdict: "hold", reasons, ...lists }, deltas: {} };
+    evidenceRule(reasons, control, candidate, who);
+    return { gate: { verdict: reasons.verdict, reasons: reasons.list(), ...lists }, deltas: {} };
   }
   const deltas = {} as Record<GateMetric, MetricDelta>;
   for (const m of GATE_METRICS) {
@@ -207,63 +233,138 @@ export function gateOf(
     };
   }
   const p = deltas.pass_rate;
-  if (p.ciLo >= -th.maxPassDrop) {
-    // non-inferior on the pass rate
-  } else if (p.ciHi < 0) {
-    verdict = "block";
-    reasons.push(
-      `pass rate significantly worse: ${pp(p.mean)} (95% CI ${ppBare(p.ciLo)} to ${ppBare(p.ciHi)})`,
-    );
-  } else {
-    verdict = "hold";
-    reasons.push(
-      `pass rate CI lower bound ${pp(p.ciLo)} is below the -${goFixed(100 * th.maxPassDrop, 1)} pp margin; inconclusive`,
-    );
-  }
-  if (regressed.length > th.maxRegressedTasks) {
-    verdict = worse(verdict, "block");
-    reasons.push(`${regressed.length} tasks regressed (max ${th.maxRegressedTasks})`);
-  }
+  const passDiffs = gated.map((t) => mean(cand.get(t)!, "pass_rate") - mean(base.get(t)!, "pass_rate"));
+  passRateRule(reasons, p, passDiffs, th, seed, who.sequence);
+  if (regressed.length > th.maxRegressedTasks)
+    reasons.add("block", `${regressed.length} tasks regressed (max ${th.maxRegressedTasks})`);
   for (const [m, key] of LIMITS) {
     const limit = th[key] as number | undefined;
     if (limit === undefined) continue;
     const d = deltas[m];
+    // A harness that reports no cost gives 0s: no figure to hold against a limit.
+    const metric = REPORTED[m];
+    const arms: [string, readonly Trial[]][] = [
+      [who.control ?? "the control", control],
+      [who.candidate ?? "the candidate", candidate],
+    ];
+    const silent = arms
+      .filter(
+        ([, ts]) => metric && unreportedMetrics(ts.filter((t) => t.infra === undefined)).includes(metric),
+      )
+      .map(([name]) => name);
+    if (silent.length > 0) {
+      reasons.add("ship", `${m} not gated: ${silent.join(" and ")} did not report it (not measured)`);
+      continue;
+    }
     if (d.baseline <= 0) {
-      reasons.push(`${m} not gated: baseline mean is 0 (harness does not report it)`);
+      reasons.add("ship", `${m} not gated: baseline mean is 0 (harness does not report it)`);
       continue;
     }
     const lo = d.ciLo / d.baseline;
     const hi = d.ciHi / d.baseline;
     if (hi <= limit) continue;
     const cap = `+${goFixed(100 * limit, 0)}%`;
-    if (lo > limit) {
-      verdict = worse(verdict, "block");
-      reasons.push(`${m} up ${pct0(d.mean / d.baseline)}% (CI ${pct0(lo)}% to ${pct0(hi)}%), limit ${cap}`);
-    } else {
-      verdict = worse(verdict, "hold");
-      reasons.push(`${m} CI upper bound ${pct0(hi)}% exceeds the ${cap} limit; inconclusive`);
-    }
+    if (lo > limit)
+      reasons.add(
+        "block",
+        `${m} up ${pct0(d.mean / d.baseline)}% (CI ${pct0(lo)}% to ${pct0(hi)}%), limit ${cap}`,
+      );
+    else reasons.add("hold", `${m} CI upper bound ${pct0(hi)}% exceeds the ${cap} limit; inconclusive`);
   }
-  if (graderErrors > 0) {
-    // contaminated data proves nothing either way: neither ship nor block
-    verdict = "hold";
-    reasons.push(
-      `${graderErrors} trials had grader errors (counted as failures); rerun before trusting the verdict`,
-    );
+  evidenceRule(reasons, control, candidate, who);
+  return { gate: { verdict: reasons.verdict, reasons: reasons.list(), ...lists }, deltas };
+}
+
+/** A gate's reasons, each with the verdict it asks for; the verdict is the worst asked. */
+class Reasons {
+  verdict: GateVerdict = "ship";
+  readonly #all: { verdict: GateVerdict; text: string }[] = [];
+
+  add(verdict: GateVerdict, text: string): void {
+    this.verdict = worse(this.verdict, verdict);
+    this.#all.push({ verdict, text });
   }
-  // Too few tasks for any verdict (scorecard/verdict.ts) is too few to ship. A zero-width interval
-  // is not: every gated task giving the same difference is the most agreement the data can show.
-  if (verdict === "ship" && gated.length < MIN_VERDICT_TASKS) {
-    verdict = "hold";
-    reasons.push(
-      `insufficient evidence to ship: only ${gated.length} non-flaky tasks; a ship needs at least ${MIN_VERDICT_TASKS}`,
-    );
+
+  /** The reasons, those asking for the verdict reached first (each group in the order added). */
+  list(): string[] {
+    const first = this.#all.filter((r) => r.verdict === this.verdict);
+    return [...first, ...this.#all.filter((r) => r.verdict !== this.verdict)].map((r) => r.text);
   }
-  if (verdict === "ship")
-    reasons.push(
-      `non-inferior on ${gated.length} tasks: pass rate ${pp(p.mean)} (95% CI ${ppBare(p.ciLo)} to ${ppBare(p.ciHi)})`,
+}
+
+/** The pass rate's rule: significantly worse blocks, non-inferiority shown ships, else hold. */
+function passRateRule(
+  reasons: Reasons,
+  p: MetricDelta,
+  diffs: readonly number[],
+  th: Thresholds,
+  seed: number,
+  sequence: TestInfo | undefined,
+): void {
+  const shown = `${pp(p.mean)} (95% CI ${ppBare(p.ciLo)} to ${ppBare(p.ciHi)})`;
+  const margin = `-${goFixed(100 * th.maxPassDrop, 1)} pp margin`;
+  if (sequence?.method === "confidence-sequence") {
+    const cs = `confidence sequence ${ppBare(sequence.lo ?? -1)} to ${ppBare(sequence.hi ?? 1)} after ${sequence.rounds ?? 0} rounds`;
+    if ((sequence.hi ?? 1) < 0) reasons.add("block", `pass rate significantly worse: ${shown}, ${cs}`);
+    else if ((sequence.lo ?? -1) > -th.maxPassDrop)
+      reasons.add("ship", `non-inferior on ${diffs.length} tasks: pass rate ${shown}, ${cs}`);
+    else reasons.add("hold", `pass rate not shown within the ${margin}: ${shown}, ${cs}; inconclusive`);
+    return;
+  }
+  // Below MIN_VERDICT_TASKS neither test can reach its level, whatever the data: too few to decide.
+  if (diffs.length < MIN_VERDICT_TASKS) {
+    reasons.add(
+      "hold",
+      `insufficient evidence to ship: only ${diffs.length} non-flaky tasks; a ship needs at least ${MIN_VERDICT_TASKS}`,
     );
-  return { gate: { verdict, reasons, ...lists }, deltas };
+    return;
+  }
+  const two = signFlipTest(diffs, { seed });
+  if (two.p <= ALPHA && two.statistic < 0) {
+    reasons.add("block", `pass rate significantly worse: ${shown}, exact sign-flip p = ${pText(two.p)}`);
+    return;
+  }
+  const ni = signFlipTest(diffs, { seed, alternative: "greater", shift: -th.maxPassDrop });
+  const at = `exact one-sided p = ${pText(ni.p)} at the ${margin}`;
+  if (ni.p <= ALPHA / 2)
+    reasons.add("ship", `non-inferior on ${diffs.length} tasks: pass rate ${shown}, ${at}`);
+  else
+    reasons.add(
+      "hold",
+      `pass rate not shown within the ${margin}: ${shown}, ${at} (needs <= 0.025); inconclusive`,
+    );
+}
+
+/**
+ * No evidence, no ship: an arm most of whose trials gave no scored result. The candidate's unscored
+ * trials are evidence against it (blocked when the control's were scored); else the gate holds.
+ * A block stands either way: unscored trials never lift a verdict.
+ */
+function evidenceRule(
+  reasons: Reasons,
+  control: readonly Trial[],
+  candidate: readonly Trial[],
+  who: GateContext,
+): void {
+  const base = evidenceOf(control);
+  const cand = evidenceOf(candidate);
+  const candLine = scoredLine(who.candidate ?? "the candidate", cand);
+  if (tooFewScored(cand) && !tooFewScored(base)) {
+    reasons.add(
+      "block",
+      `no evidence: ${candLine}, against ${base.scored} of ${base.trials} of ${who.control ?? "the control"}; a candidate that mostly gives no scored result is blocked`,
+    );
+    return;
+  }
+  for (const [name, e] of [
+    [who.control ?? "the control", base],
+    [who.candidate ?? "the candidate", cand],
+  ] as const)
+    if (tooFewScored(e))
+      reasons.add(
+        "hold",
+        `no evidence: ${scoredLine(name, e)}; a ship needs at least half of each arm's trials scored`,
+      );
 }
 
 /**
@@ -279,10 +380,20 @@ export function applyGate(sc: Scorecard, th: Thresholds): Scorecard {
   let verdict: GateVerdict = "ship";
   const reasons: string[] = [];
   const gatedComparisons = comparisons.map((c) => {
-    const { gate, deltas } = gateOf(of(c.control), of(c.variant), th, sc.seed ?? 1);
+    const sequence = c.test?.method === "confidence-sequence" ? c.test : undefined;
+    const { gate, deltas } = gateOf(of(c.control), of(c.variant), th, sc.seed ?? 1, {
+      control: c.control,
+      candidate: c.variant,
+      ...(sequence ? { sequence } : {}),
+    });
     verdict = worse(verdict, gate.verdict);
     for (const r of gate.reasons ?? []) reasons.push(`${c.variant}: ${r}`);
     return { ...c, ...(Object.keys(deltas).length > 0 ? { deltas } : {}), gate };
   });
-  return { ...sc, comparisons: gatedComparisons, gate: { verdict, reasons }, thresholds: { ...th } };
+  return withHeadline({
+    ...sc,
+    comparisons: gatedComparisons,
+    gate: { verdict, reasons },
+    thresholds: { ...th },
+  });
 }

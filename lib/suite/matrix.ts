@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { goFixed } from "../compat/go.ts";
 import { ConfigError } from "../core/errors.ts";
+import { measured, NOT_MEASURED } from "./scorecard/evidence.ts";
 import type { Scorecard } from "./scorecard/schema.ts";
 
 /** One CLI at a pinned version and the models to run it on. */
@@ -95,27 +96,32 @@ export function expandMatrix(matrix: MatrixFile): { variants: MatrixCell[]; cont
 }
 
 /**
- * The original's fixed-width terminal table: pass@1, pass@k, pass^k, cost and p50 per trial, tool
- * calls per trial, and each cell's verdict (the control "baseline", else its gate verdict, else its
- * comparison verdict); the scorecard's gate last.
+ * The original's fixed-width terminal table: pass@1, pass@k, pass^k, cost (Cost/task, per trial) and
+ * p50, tool calls per trial (— where the harness reported none), and each cell's verdict (the control
+ * "baseline", else its gate verdict, else its comparison verdict); the scorecard's gate last. Ours:
+ * the headline decision above it, as every output of a scorecard leads with it.
  */
 export function renderMatrixTable(sc: Scorecard): string {
+  // The headline decision first, as in every output of a scorecard (scorecard/headline.ts).
+  const headline = sc.headline === undefined ? "" : `${sc.headline.text}\n\n`;
   const verdict = new Map<string, string>([[sc.control, "baseline"]]);
   for (const c of sc.comparisons ?? []) verdict.set(c.variant, c.gate?.verdict ?? c.verdict);
   const w = Math.max("VARIANT".length, ...sc.variants.map((v) => v.name.length));
   const k = Math.max(sc.k ?? 0, 1);
   const pct = (x: number | undefined) => `${goFixed(100 * (x ?? 0), 0).padStart(5)}%`;
   const line = (cells: string[]) => `${cells.join("  ")}\n`;
-  let out = line([
-    "VARIANT".padEnd(w),
-    "PASS@1".padStart(6),
-    `PASS@${k}`.padStart(6),
-    `PASS^${k}`.padStart(6),
-    "$/TASK".padStart(8),
-    "P50".padStart(7),
-    "TOOLS".padStart(5),
-    "VERDICT",
-  ]);
+  let out =
+    headline +
+    line([
+      "VARIANT".padEnd(w),
+      "PASS@1".padStart(6),
+      `PASS@${k}`.padStart(6),
+      `PASS^${k}`.padStart(6),
+      "$/TASK".padStart(8),
+      "P50".padStart(7),
+      "TOOLS".padStart(5),
+      "VERDICT",
+    ]);
   for (const v of sc.variants) {
     const calls = v.toolCalls ?? 0;
     out += line([
@@ -123,9 +129,11 @@ export function renderMatrixTable(sc: Scorecard): string {
       pct(v.pass1),
       pct(v.passAtK),
       pct(v.passHatK),
-      `$${goFixed(v.costPerTaskUSD, 3)}`.padStart(8),
+      (measured(v, "cost") ? `$${goFixed(v.costPerTaskUSD, 3)}` : NOT_MEASURED).padStart(8),
       `${goFixed(v.wallP50Ms / 1000, 1).padStart(6)}s`,
-      goFixed(v.trials > 0 ? calls / v.trials : 0, 1).padStart(5),
+      (v.toolCalls === undefined ? NOT_MEASURED : goFixed(v.trials > 0 ? calls / v.trials : 0, 1)).padStart(
+        5,
+      ),
       verdict.get(v.name) ?? "",
     ]);
   }

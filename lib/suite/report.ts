@@ -5,15 +5,19 @@
 // the rest of the scorecard, the infrastructure failures, and (report-harbor.ts) tampered trials and
 // skipped tasks when there are any. Every
 // figure is read from the scorecard as built by lib/suite/scorecard/index.ts, never recomputed, except the
-// matrix counts, which come from the trials themselves.
+// matrix counts, which come from the trials themselves. The headline decision leads the page and each
+// variant's most common failure reasons follow the infrastructure failures (report-evidence.ts); a
+// figure the harness never reported is shown as not measured (—).
 import { ConfigError } from "../core/errors.ts";
 import { int, pct, pp, ppBare, secs, usd } from "../report/format.ts";
 import { attrs, type Html, html, num, page, safeHref, section } from "../report/html.ts";
 import { axisCell, barCell, intervalCell, type Scale, type Tone, ticks } from "../report/svg.ts";
 import type { TrendRow } from "./history.ts";
+import { failureReasonsSection, headlineSection } from "./report-evidence.ts";
 import { gateSection, trendSection } from "./report-gate.ts";
 import { skippedSection, tamperedSection } from "./report-harbor.ts";
 import { isDense, type MatrixForm, matrix } from "./report-matrix.ts";
+import { measured, NOT_MEASURED } from "./scorecard/evidence.ts";
 import { LOCAL_MARK } from "./scorecard/markdown.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./scorecard/schema.ts";
 
@@ -79,6 +83,18 @@ function forestRow(
     v.costCILo !== undefined && v.costCIHi !== undefined
       ? html`<br>${ciText(num(m("costCILo"), v.costCILo, usd(v.costCILo)), num(m("costCIHi"), v.costCIHi, usd(v.costCIHi)))}`
       : "";
+  // A cost the harness never reported is not measured, never $0.0000.
+  const cost = measured(v, "cost")
+    ? html`<td class="n">${num(m("costPerTaskUSD"), v.costPerTaskUSD, usd(v.costPerTaskUSD))}${costCi}</td><td class="chart">${barCell(
+        scales.cost,
+        {
+          value: v.costPerTaskUSD,
+          lo: v.costCILo,
+          hi: v.costCIHi,
+          label: `${v.name} cost ${usd(v.costPerTaskUSD)}`,
+        },
+      )}</td>`
+    : html`<td class="n neutral" data-metric="costPerTaskUSD" data-variant="${v.name}">${NOT_MEASURED}</td><td class="chart"></td>`;
   return html`<tr${attrs({ "data-variant-row": v.name })}><th scope="row">${v.name}</th><td class="n">${num(m("pass1"), v.pass1, pct(v.pass1))}<br>${ciText(
     num(m("pass1CILo"), v.pass1CILo, pct(v.pass1CILo)),
     num(m("pass1CIHi"), v.pass1CIHi, pct(v.pass1CIHi)),
@@ -87,15 +103,7 @@ function forestRow(
     lo: v.pass1CILo,
     hi: v.pass1CIHi,
     label: `${v.name} pass@1 ${pct(v.pass1)}`,
-  })}</td>${delta}<td class="n">${num(m("costPerTaskUSD"), v.costPerTaskUSD, usd(v.costPerTaskUSD))}${costCi}</td><td class="chart">${barCell(
-    scales.cost,
-    {
-      value: v.costPerTaskUSD,
-      lo: v.costCILo,
-      hi: v.costCIHi,
-      label: `${v.name} cost ${usd(v.costPerTaskUSD)}`,
-    },
-  )}</td><td class="n">${num(m("wallP50Ms"), v.wallP50Ms, secs(v.wallP50Ms))} / ${num(
+  })}</td>${delta}${cost}<td class="n">${num(m("wallP50Ms"), v.wallP50Ms, secs(v.wallP50Ms))} / ${num(
     m("wallP95Ms"),
     v.wallP95Ms,
     secs(v.wallP95Ms),
@@ -119,7 +127,7 @@ function forest(sc: Scorecard): Html {
       scales,
     ),
   );
-  return html`<div class="wide"><table class="forest"><thead><tr><th>Variant</th><th class="n">pass@1 (95% CI)</th><th></th><th class="n">Δ vs control (95% CI)</th><th></th><th>Verdict</th><th class="n">Cost/trial</th><th></th><th class="n">Wall p50 / p95</th></tr></thead><tbody>${rows}</tbody><tfoot><tr><td></td><td></td><td class="chart">${axisCell(
+  return html`<div class="wide"><table class="forest"><thead><tr><th>Variant</th><th class="n">pass@1 (95% CI)</th><th></th><th class="n">Δ vs control (95% CI)</th><th></th><th>Verdict</th><th class="n">Cost/task</th><th></th><th class="n">Wall p50 / p95</th></tr></thead><tbody>${rows}</tbody><tfoot><tr><td></td><td></td><td class="chart">${axisCell(
     scales.rate,
     [0, 0.25, 0.5, 0.75, 1],
     (t) => `${Math.round(t * 100)}%`,
@@ -140,7 +148,7 @@ function details(sc: Scorecard): Html {
   const tampered = sc.variants.some((v) => v.tampered !== undefined);
   const rows = sc.variants.map(
     (v) =>
-      html`<tr><th scope="row">${v.name}</th><td class="n">${num({ metric: "trials", variant: v.name }, v.trials, int(v.trials))}</td><td class="n">${opt(v, "tasks", int)}</td><td class="n">${opt(v, "passAtK", pct)}</td><td class="n">${opt(v, "passHatK", pct)}</td><td class="n">${opt(v, "meanTurns", (x) => x.toFixed(1))}</td><td class="n">${num({ metric: "tokens", variant: v.name }, v.tokens, int(v.tokens))}</td><td class="n">${num({ metric: "toolErrors", variant: v.name }, v.toolErrors, int(v.toolErrors))}</td><td class="n">${num({ metric: "errors", variant: v.name }, v.errors, int(v.errors))}</td><td class="n">${opt(v, "infraFailures", int)}</td>${tampered ? html`<td class="n">${num({ metric: "tampered", variant: v.name }, v.tampered ?? 0, int(v.tampered ?? 0))}</td>` : ""}<td class="n">${opt(v, "wallMeanMs", secs)}</td></tr>`,
+      html`<tr><th scope="row">${v.name}</th><td class="n">${num({ metric: "trials", variant: v.name }, v.trials, int(v.trials))}</td><td class="n">${opt(v, "tasks", int)}</td><td class="n">${opt(v, "passAtK", pct)}</td><td class="n">${opt(v, "passHatK", pct)}</td><td class="n">${opt(v, "meanTurns", (x) => x.toFixed(1))}</td><td class="n">${measured(v, "tokens") ? num({ metric: "tokens", variant: v.name }, v.tokens, int(v.tokens)) : NOT_MEASURED}</td><td class="n">${measured(v, "toolErrors") ? num({ metric: "toolErrors", variant: v.name }, v.toolErrors, int(v.toolErrors)) : NOT_MEASURED}</td><td class="n">${num({ metric: "errors", variant: v.name }, v.errors, int(v.errors))}</td><td class="n">${opt(v, "infraFailures", int)}</td>${tampered ? html`<td class="n">${num({ metric: "tampered", variant: v.name }, v.tampered ?? 0, int(v.tampered ?? 0))}</td>` : ""}<td class="n">${opt(v, "wallMeanMs", secs)}</td></tr>`,
   );
   return html`<table><thead><tr><th>Variant</th><th class="n">Trials</th><th class="n">Tasks</th><th class="n">pass@${k ?? "k"}</th><th class="n">pass^${k ?? "k"}</th><th class="n">Mean turns</th><th class="n">Tokens</th><th class="n">Tool errors</th><th class="n">Errors</th><th class="n">Infra failures</th>${tampered ? html`<th class="n">Tampered</th>` : ""}<th class="n">Wall mean</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -183,6 +191,7 @@ export function renderSuiteReportHtml(
       : ""
   }${scorecard.seed !== undefined ? html` · bootstrap seed ${num({ metric: "seed" }, scorecard.seed, String(scorecard.seed))}` : ""}`;
   const body = [
+    headlineSection(scorecard),
     gateSection(scorecard),
     section(
       "forest",
@@ -214,6 +223,7 @@ export function renderSuiteReportHtml(
       infra(trials, logHref),
       "Counted and shown, left out of every rate.",
     ),
+    failureReasonsSection(scorecard),
     tamperedSection(trials, logHref),
     skippedSection(scorecard),
   ];

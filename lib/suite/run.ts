@@ -18,6 +18,7 @@ import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import { appendTrial, resumeTrials, startTrials } from "./resume.ts";
 import { judgeInfo } from "./scorecard/grading.ts";
 import { buildScorecard, type Scorecard, type Trial } from "./scorecard/index.ts";
+import type { SequentialOptions } from "./scorecard/sequential.ts";
 import { SealChain, type SealKey } from "./seal.ts";
 import { jobId, shardHeader, shardJobs } from "./shard.ts";
 import type { Suite, Variant } from "./suite.ts";
@@ -56,6 +57,8 @@ export interface SuiteRunOptions {
   resume?: boolean;
   /** Run only this shard's trials (shard.ts); its trials file opens with the shard header. */
   shard?: Shard;
+  /** Run only the jobs it picks (an --until-decided round); the file may hold any job's trial. */
+  select?: (job: TrialJob) => boolean;
   /** With `shard`: seal its trials file under this key (seal.ts), for `suite merge --seal-key-env`. */
   sealKey?: SealKey;
   /** Where /work and HOME are inside a phase (default /work, /tmp/home). */
@@ -125,7 +128,7 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
 export function scoreSuite(
   suite: Suite,
   trials: readonly Trial[],
-  opts: { seed?: number; local?: boolean },
+  opts: { seed?: number; local?: boolean; sequential?: SequentialOptions },
 ): Scorecard {
   const scorecard = buildScorecard(
     suite.name,
@@ -136,6 +139,7 @@ export function scoreSuite(
       seed: opts.seed ?? 1,
       ...(suite.k !== undefined ? { k: suite.k } : {}),
       ...(suite.skipped !== undefined ? { skipped: suite.skipped } : {}),
+      ...(opts.sequential ? { sequential: opts.sequential } : {}),
     },
   );
   scorecard.runner = opts.local ? "local" : "docker";
@@ -177,7 +181,8 @@ export async function runTrials(
       });
     }
   }
-  const jobs = opts.shard ? shardJobs(suiteJobs(suite), opts.shard) : suiteJobs(suite);
+  const all = opts.shard ? shardJobs(suiteJobs(suite), opts.shard) : suiteJobs(suite);
+  const jobs = opts.select ? all.filter(opts.select) : all;
   if (opts.sealKey && !opts.shard)
     throw new ConfigError(
       `suite ${suite.name}: a seal key seals a shard's trials file: run with --shard K/N`,
@@ -197,7 +202,7 @@ export async function runTrials(
   const done = new Map<string, Trial>();
   if (opts.trialsFile !== undefined) {
     if (opts.resume)
-      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(jobs.map(jobId)), suite.name, header, seal))
+      for (const [k, t] of resumeTrials(opts.trialsFile, new Set(all.map(jobId)), suite.name, header, seal))
         done.set(k, t);
     else startTrials(opts.trialsFile, header, seal?.chain);
   }

@@ -138,6 +138,7 @@ test("parseFlags: the defaults are the original's", () => {
     offline: false,
     shard: undefined,
     release: { failOn: "none", matrix: false },
+    until: undefined,
   });
 });
 
@@ -168,6 +169,9 @@ test("--help lists every flag", async () => {
       "shard",
       "tasks",
       "trials",
+      "until-decided",
+      "max-trials",
+      "max-cost",
       "help", // the subcommand line: `agent-eval suite merge --help`
     ].sort(),
   });

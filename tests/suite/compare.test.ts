@@ -1,7 +1,8 @@
-// `agent-eval compare BASE.json HEAD.json`: per variant (better/worse only when the intervals part,
-// added, removed) and per variant x task (better, worse, flaky, same, added, removed) from two
-// scorecards built from known trials; the Markdown whole, the HTML read back through its data
-// attributes, and the command as a process (exit 0, 2 for a bad command line, 3 for a bad file).
+// `agent-eval compare BASE.json HEAD.json`: per variant (better/worse by the exact sign-flip test over
+// the tasks both sides scored, added, removed) and per variant x task (better, worse, flaky, same,
+// added, removed) from two scorecards built from known trials; the Markdown whole, the HTML read back
+// through its data attributes, and the command as a process (exit 0, 2 for a bad command line, 3 for
+// a bad file or, with --fail-on worse, a variant that got worse).
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -76,9 +77,27 @@ describe("compareScorecards", () => {
       base: { suite: "s", trials: 30 },
       head: { suite: "s", trials: 30 },
       variants: [
-        { variant: "control", base: v("control", BASE), head: v("control", HEAD), change: "same" },
-        { variant: "fixer", base: v("fixer", BASE), head: v("fixer", HEAD), change: "same" },
-        { variant: "tuned", base: v("tuned", BASE), head: v("tuned", HEAD), change: "better" },
+        {
+          variant: "control",
+          base: v("control", BASE),
+          head: v("control", HEAD),
+          change: "same",
+          test: { tasks: 2, p: 1 },
+        },
+        {
+          variant: "fixer",
+          base: v("fixer", BASE),
+          head: v("fixer", HEAD),
+          change: "same",
+          test: { tasks: 4, p: 1 },
+        },
+        {
+          variant: "tuned",
+          base: v("tuned", BASE),
+          head: v("tuned", HEAD),
+          change: "better",
+          test: { tasks: 7, p: 2 / 128 },
+        },
         { variant: "old", base: v("old", BASE), change: "removed" },
         { variant: "extra", head: v("extra", HEAD), change: "added" },
       ],
@@ -104,6 +123,19 @@ describe("compareScorecards", () => {
     });
   });
 
+  test("a regression the overlapping intervals hid: 10 tasks each 2/4 -> 1/4 are worse (p 2/1024)", () => {
+    const tasks = (runs: string) => Object.fromEntries("abcdefghij".split("").map((t) => [t, runs]));
+    const base = scorecard({ control: tasks("PPFF") });
+    const head = scorecard({ control: tasks("PFFF") });
+    const [c] = compareScorecards(base, head).variants;
+    const overlap = head.variants[0]!.pass1CIHi >= base.variants[0]!.pass1CILo;
+    expect({ change: c!.change, test: c!.test, overlap }).toEqual({
+      change: "worse",
+      test: { tasks: 10, p: 2 / 1024 },
+      overlap: true,
+    });
+  });
+
   test("a scorecard without trials (the original may write null) compares variants only", () => {
     const c = compareScorecards({ ...BASE, trials: null }, HEAD);
     expect({ tasks: c.tasks, base: c.base, md: renderComparisonMarkdown(c).split("\n").slice(-2) }).toEqual({
@@ -121,9 +153,9 @@ describe("renderComparisonMarkdown", () => {
 
       | Variant | Base pass@1 (95% CI) | Head pass@1 (95% CI) | Delta | Change |
       |---|---|---|---|---|
-      | control | 25.0% (0.0-75.0) | 25.0% (0.0-75.0) | +0.0 pp | same |
-      | fixer | 66.7% (33.3-100.0) | 70.0% (40.0-100.0) | +3.3 pp | same |
-      | tuned | 0.0% (0.0-0.0) | 100.0% (100.0-100.0) | +100.0 pp | better |
+      | control | 25.0% (0.0-75.0) | 25.0% (0.0-75.0) | +0.0 pp | same (p 1.000, 2 tasks) |
+      | fixer | 66.7% (33.3-100.0) | 70.0% (40.0-100.0) | +3.3 pp | same (p 1.000, 4 tasks) |
+      | tuned | 0.0% (0.0-0.0) | 100.0% (100.0-100.0) | +100.0 pp | better (p 0.016, 7 tasks) |
       | old | 50.0% (0.0-100.0) | - | - | removed |
       | extra | - | 100.0% (100.0-100.0) | - | added |
 
@@ -274,8 +306,31 @@ describe("agent-eval compare", () => {
         `--report "${join(dir.path, "no", "x.html")}": directory "${join(dir.path, "no")}" does not exist`,
     },
   ];
+  bad.push({
+    name: "--fail-on something else",
+    args: () => [base, head, "--fail-on", "flaky"],
+    exitCode: 2,
+    stderr: () => '--fail-on: expected none or worse, got "flaky"',
+  });
   for (const c of bad)
     test(`refused: ${c.name}`, async () => {
       expect(await cli(c.args())).toEqual({ exitCode: c.exitCode, stdout: "", stderr: `✗ ${c.stderr()}\n` });
     });
+
+  test("--fail-on worse: exit 3 on a regression, the outputs written first; 0 when none got worse", async () => {
+    const report = join(dir.path, "worse.html");
+    const [worse, fine] = await Promise.all([
+      cli([head, base, "--fail-on", "worse", "--report", report]),
+      cli([base, head, "--fail-on", "worse"]),
+    ]);
+    expect({
+      worse: { ...worse, stdout: worse.stdout === renderComparisonMarkdown(compareScorecards(HEAD, BASE)) },
+      report: readFileSync(report, "utf8").includes('data-report="suite-compare"'),
+      fine: fine.exitCode,
+    }).toEqual({
+      worse: { exitCode: 3, stdout: true, stderr: "compare: worse: tuned (--fail-on worse)\n" },
+      report: true,
+      fine: 0,
+    });
+  });
 });

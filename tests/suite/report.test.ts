@@ -50,11 +50,15 @@ function expectedMetrics(sc: Scorecard, trials: readonly Trial[]) {
   out.push({ metric: "trialsTotal", value: trials.length, text: int(trials.length) });
   if (infra > 0) out.push({ metric: "infraTotal", value: infra, text: String(infra) });
   if (sc.seed !== undefined) out.push({ metric: "seed", value: sc.seed, text: String(sc.seed) });
-  for (const v of sc.variants)
+  for (const v of sc.variants) {
     for (const [metric, fmt] of Object.entries(VARIANT_FIELDS)) {
       const value = v[metric];
       if (typeof value === "number") out.push({ metric, variant: v.name, value, text: fmt(value) });
     }
+    // The failure reasons section: each reason's count, as the scorecard has it.
+    for (const r of v.failureReasons ?? [])
+      out.push({ metric: "failures", variant: v.name, value: r.count, text: int(r.count) });
+  }
   for (const c of sc.comparisons ?? []) {
     out.push({
       metric: "delta",
@@ -98,7 +102,7 @@ describe("suite report in Chromium", () => {
       const opened = await browser.open(renderSuiteReportHtml(scorecard, trials));
       const { page } = opened;
       expect(await renderedSections(page)).toEqual(
-        ["forest", "matrix", "details", "infra"].map((id) => ({ id, visible: true })),
+        ["decision", "forest", "matrix", "details", "infra", "failures"].map((id) => ({ id, visible: true })),
       );
       const shown = (await shownMetrics(page)).map(({ row: _row, ...m }) => m);
       const order = (m: { metric: string; variant?: string; task?: string }) =>
@@ -185,10 +189,12 @@ test("tampered trials and skipped tasks in Chromium: their sections shown, the c
     foreign: opened.foreign,
     errors: opened.errors,
   }).toEqual({
-    sections: ["forest", "matrix", "details", "infra", "tampered", "skipped"].map((id) => ({
-      id,
-      visible: true,
-    })),
+    sections: ["decision", "forest", "matrix", "details", "infra", "failures", "tampered", "skipped"].map(
+      (id) => ({
+        id,
+        visible: true,
+      }),
+    ),
     tampered: [
       { metric: "tampered", variant: "control", value: 0, text: "0" },
       { metric: "tampered", variant: "harbor", value: 2, text: "2" },
@@ -246,7 +252,10 @@ describe("suite report past DENSE_TRIALS: counts per cell, links only for what d
       foreign: opened.foreign,
       errors: opened.errors,
     }).toEqual({
-      sections: ["forest", "matrix", "details", "infra"].map((id) => ({ id, visible: true })),
+      sections: ["decision", "forest", "matrix", "details", "infra", "failures"].map((id) => ({
+        id,
+        visible: true,
+      })),
       metrics: expectedMetrics(scorecard, trials),
       links: notPassed(trials),
       dots: 0,

@@ -66,7 +66,9 @@ describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
         ciLo: 1,
         ciHi: 1,
         verdict: "insufficient",
-        reason: "only 1 paired tasks; a verdict needs at least 6",
+        reason:
+          "only 1 paired task: the exact test cannot reach significance at 5% on fewer than 6 (the smallest p 1 paired task can give is 1.000)",
+        test: { method: "sign-flip", alpha: 0.05, p: 1, n: 1, exact: true },
       },
     ]);
   });
@@ -97,6 +99,9 @@ describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
       wallMeanMs: 2000,
       wallMeanCILo: 2000,
       wallMeanCIHi: 2000,
+      // The agent ran and failed (exit 1, not 126/127): scored fails, the reason counted.
+      scored: 3,
+      failureReasons: [{ reason: "agent exit 1: ...no fix", count: 3 }],
     });
     expect([sc.version, sc.seed, sc.k, sc.trials]).toEqual([1, 1, 3, endToEndTrials()]);
   });
@@ -109,6 +114,8 @@ describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
   test("one full rendering with our columns", () => {
     expect(renderMarkdown(sc)).toMatchInlineSnapshot(`
       "# Eval scorecard: fixture
+
+      Decision: insufficient (fixer vs control) — only 1 paired task: the exact test cannot reach significance at 5% on fewer than 6 (the smallest p 1 paired task can give is 1.000).
 
       Control: \`control\`
 
@@ -125,7 +132,13 @@ describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
 
       Insufficient evidence (no verdict):
 
-      - \`fixer\`: only 1 paired tasks; a verdict needs at least 6
+      - \`fixer\`: only 1 paired task: the exact test cannot reach significance at 5% on fewer than 6 (the smallest p 1 paired task can give is 1.000)
+
+      ## Why trials did not pass (most common first)
+
+      | Variant | Reason | Trials |
+      |---|---|---|
+      | control | agent exit 1: ...no fix | 3 |
       "
     `);
   });
@@ -294,14 +307,16 @@ describe("infrastructure failures", () => {
         ciLo: 0.5,
         ciHi: 0.5,
         verdict: "insufficient",
-        reason: "only 1 paired tasks; a verdict needs at least 6",
+        reason:
+          "only 1 paired task: the exact test cannot reach significance at 5% on fewer than 6 (the smallest p 1 paired task can give is 1.000)",
+        test: { method: "sign-flip", alpha: 0.05, p: 1, n: 1, exact: true },
       },
     ]);
   });
 
   test("the Markdown has an infra column and lists them apart", () => {
     const md = renderMarkdown(sc);
-    expect(md.slice(md.indexOf("## Infrastructure"))).toEqual(
+    expect(md.slice(md.indexOf("## Infrastructure"), md.indexOf("## Why"))).toEqual(
       [
         "## Infrastructure failures (not scored)",
         "",
@@ -310,9 +325,10 @@ describe("infrastructure failures", () => {
         "| a | t | 2 | image | image eval-claude:2 missing |",
         "| a | u | 0 | start | start: docker run failed |",
         "",
+        "",
       ].join("\n"),
     );
-    expect(md.split("\n")[4]!.endsWith(" | Infra failures |")).toEqual(true);
+    expect(md.split("\n")[6]!.endsWith(" | Infra failures |")).toEqual(true);
   });
 });
 
@@ -450,10 +466,13 @@ describe("the original tool's scorecards", () => {
     expect(loadScorecard(path)).toEqual(sc);
   });
 
-  test("our scorecard JSON keeps the original's fields first, in its order", () => {
+  test("our scorecard JSON leads with the headline, then the original's fields in its order", () => {
     const sc = buildScorecard("fixture", "control", ["control", "fixer"], endToEndTrials());
     const json = JSON.parse(scorecardJson(sc));
+    // Ours first (the headline every output leads with; Go's decoder reads keys in any order), then
+    // the original's, in its order.
     expect(Object.keys(json)).toEqual([
+      "headline",
       "suite",
       "control",
       "variants",
@@ -485,6 +504,7 @@ describe("the original tool's scorecards", () => {
       "ciHi",
       "verdict",
       "reason",
+      "test",
     ]);
   });
 });

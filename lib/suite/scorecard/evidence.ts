@@ -12,6 +12,7 @@
 // comparison whose control is mostly unscored has no verdict (verdict.ts). Also each trial's failure
 // in one line, for the progress line and the reasons lists, and the metrics a variant's harness never
 // reported (shown as not measured, never as a 0).
+import { mdCell } from "../../report/markdown.ts";
 import { METRICS, type Trial, type VariantScore } from "./schema.ts";
 
 /** Why a trial is unscored, most basic first. */
@@ -141,15 +142,10 @@ export function evidenceFields(
   };
 }
 
-/** Text as a Markdown code span inside a table cell: nothing in it renders (links, @mentions, HTML). */
-function code(s: string): string {
-  return `\`${s.replaceAll("`", "'").replaceAll("|", "\\|")}\``;
-}
-
 /** Our section at the end of the Markdown: each variant's most common failure reasons ("" when none failed). */
 export function failureReasonsMarkdown(sc: { variants: readonly VariantScore[] }): string {
   const rows = sc.variants.flatMap((v) =>
-    (v.failureReasons ?? []).map((r) => `| ${code(v.name)} | ${code(r.reason)} | ${r.count} |\n`),
+    (v.failureReasons ?? []).map((r) => `| ${mdCell(v.name)} | ${mdCell(r.reason)} | ${r.count} |\n`),
   );
   if (rows.length === 0) return "";
   return `\n## Why trials did not pass (most common first)\n\n| Variant | Reason | Trials |\n|---|---|---|\n${rows.join("")}`;

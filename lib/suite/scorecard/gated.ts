@@ -5,6 +5,7 @@
 // Go's fmt prints them; names, reasons and errors through lib/report/markdown.ts, as markdown.ts does.
 import { goFixed } from "../../compat/go.ts";
 import { mdCell, mdCode } from "../../report/markdown.ts";
+import { measured, NOT_MEASURED } from "./evidence.ts";
 import { infraList, insufficientList, LOCAL_MARK, skippedList, tamperedList } from "./markdown.ts";
 import type { Comparison, Scorecard } from "./schema.ts";
 
@@ -15,8 +16,14 @@ const secs = (ms: number) => goFixed(ms / 1000, 1);
 /** Digits of each gate metric's baseline and delta (pass_rate is in points, apart). */
 const DIGITS: Record<string, number> = { cost_usd: 4, tokens: 0, wall_ms: 0, tool_calls: 1 };
 const METRICS = ["pass_rate", "cost_usd", "tokens", "wall_ms", "tool_calls"];
+/** The trial metric behind a gate metric a harness may not report. */
+const REPORTED: Record<string, "cost" | "tokens" | "toolCalls"> = {
+  cost_usd: "cost",
+  tokens: "tokens",
+  tool_calls: "toolCalls",
+};
 
-function gateSection(c: Comparison): string {
+function gateSection(c: Comparison, sc: Scorecard): string {
   const gate = c.gate!;
   let out = `\n## ${mdCell(c.variant)} vs ${mdCell(c.control)}: ${gate.verdict.toUpperCase()}\n\n`;
   for (const r of gate.reasons ?? []) out += `- ${mdCell(r)}\n`;
@@ -30,6 +37,13 @@ function gateSection(c: Comparison): string {
         continue;
       }
       const n = DIGITS[m]!;
+      // A delta is measured only where both arms' harnesses report the metric.
+      const arm = (name: string) => sc.variants.find((v) => v.name === name);
+      const has = (name: string) => !REPORTED[m] || measured(arm(name) ?? {}, REPORTED[m]!);
+      if (!has(c.variant) || !has(c.control)) {
+        out += `| ${m} | ${has(c.control) ? goFixed(d.baseline, n) : NOT_MEASURED} | ${NOT_MEASURED} |\n`;
+        continue;
+      }
       out += `| ${m} | ${goFixed(d.baseline, n)} | ${signed(d.mean, n)} (${signed(d.ciLo, n)} to ${signed(d.ciHi, n)}) |\n`;
     }
   }
@@ -64,11 +78,11 @@ export function renderGatedMarkdown(sc: Scorecard): string {
       `${pct(v.pass1)}% (${pct(v.pass1CILo)}-${pct(v.pass1CIHi)})`,
       `${pct(v.passAtK ?? 0)}%`,
       `${pct(v.passHatK ?? 0)}%`,
-      `$${goFixed(v.costPerTaskUSD, 4)}`,
+      measured(v, "cost") ? `$${goFixed(v.costPerTaskUSD, 4)}` : NOT_MEASURED,
       `${secs(v.wallP50Ms)}s`,
       `${secs(v.wallP95Ms)}s`,
-      `${v.toolCalls ?? 0}`,
-      `${v.toolErrors}`,
+      v.toolCalls === undefined ? NOT_MEASURED : `${v.toolCalls}`,
+      measured(v, "toolErrors") ? `${v.toolErrors}` : NOT_MEASURED,
       `${v.errors + (v.gradeErrors ?? 0)}`,
     ].join(" | ")} |\n`;
   const comparisons = sc.comparisons ?? [];
@@ -79,6 +93,6 @@ export function renderGatedMarkdown(sc: Scorecard): string {
       out += `| ${mdCell(c.variant)} | ${c.tasks} | ${signed(100 * c.delta, 1)} pp (${signed(100 * c.ciLo, 1)} to ${signed(100 * c.ciHi, 1)}) | ${c.verdict} |\n`;
     out += insufficientList(comparisons);
   }
-  for (const c of comparisons) if (c.gate) out += gateSection(c);
+  for (const c of comparisons) if (c.gate) out += gateSection(c, sc);
   return out + infraList(sc) + tamperedList(sc) + skippedList(sc);
 }

@@ -6,19 +6,33 @@
 // Harbor trial (the agent changed what its verifier relies on) is the opposite: the agent's own fail,
 // scored in every rate like any fail and counted apart, never an infrastructure failure (which would
 // take it out of the rates and let --resume run it again). Harbor tasks the run went without are
-// listed with their reasons. Pure: same trials and seed, same scorecard. Formats in
+// listed with their reasons. Each comparison's verdict is the exact paired test's (scorecard/paired.ts,
+// verdict.ts; a run that stopped when decided, its confidence sequence's), each variant says how many
+// of its trials were scored and why the others failed (evidence.ts), and the scorecard leads with one
+// headline decision (headline.ts). Pure: same trials and seed, same scorecard. Formats in
 // scorecard/schema.ts, Markdown in scorecard/markdown.ts.
 import { ConfigError } from "../../core/errors.ts";
-import { bootstrapMean, bootstrapRatio, pairedBootstrap, quantiles, suitePassK } from "../../stats/index.ts";
+import { mdCell } from "../../report/markdown.ts";
+import { bootstrapMean, bootstrapRatio, quantiles, suitePassK } from "../../stats/index.ts";
+import { evidenceFields, failureReasonsMarkdown } from "./evidence.ts";
 import { renderGatedMarkdown } from "./gated.ts";
 import { type GradingScope, gradingFields, gradingScope } from "./grading.ts";
+import { withHeadline } from "./headline.ts";
 import { renderMarkdown as renderPlainMarkdown } from "./markdown.ts";
-import type { Comparison, Scorecard, SkippedTask, Trial, VariantScore } from "./schema.ts";
-import { verdictFor } from "./verdict.ts";
+import { compareArms } from "./paired.ts";
+import type { Scorecard, SkippedTask, Trial, VariantScore } from "./schema.ts";
+import type { SequentialOptions } from "./sequential.ts";
 
-/** The Markdown scorecard: the newer original's layout when it carries a gate, else the original's. */
+/**
+ * The Markdown scorecard: the newer original's layout when it carries a gate, else the original's;
+ * the headline decision under the title, each variant's most common failure reasons at the end.
+ */
 export function renderMarkdown(sc: Scorecard): string {
-  return sc.gate === undefined ? renderPlainMarkdown(sc) : renderGatedMarkdown(sc);
+  const body = sc.gate === undefined ? renderPlainMarkdown(sc) : renderGatedMarkdown(sc);
+  // A scorecard the original wrote has no headline: it renders as the original did.
+  if (sc.headline === undefined) return body + failureReasonsMarkdown(sc);
+  const title = body.indexOf("\n\n") + 2;
+  return `${body.slice(0, title)}${mdCell(sc.headline.text)}\n\n${body.slice(title)}${failureReasonsMarkdown(sc)}`;
 }
 export {
   Comparison,
@@ -35,7 +49,7 @@ export {
   VariantScore,
   Verdict,
 } from "./schema.ts";
-export { insufficiency, MIN_VERDICT_TASKS, verdictFor } from "./verdict.ts";
+export { ALPHA, insufficiency, MIN_VERDICT_TASKS, verdictFor } from "./verdict.ts";
 
 /**
  * Bootstrap seed (1), iterations (2000) and k for pass@k / pass^k (default: most trials of a task);
@@ -46,6 +60,8 @@ export interface ScorecardOptions {
   iterations?: number;
   k?: number;
   skipped?: readonly SkippedTask[];
+  /** The run stopped when decided (--until-decided): verdicts from its confidence sequences. */
+  sequential?: SequentialOptions;
 }
 
 /** The options scoring resolves, defaults applied. */
@@ -145,34 +161,7 @@ function score(
     wallMeanMs: wall.estimate,
     wallMeanCILo: wall.lo,
     wallMeanCIHi: wall.hi,
-  };
-}
-
-function compare(
-  variant: string,
-  control: string,
-  byVariant: Map<string, Trial[]>,
-  opts: Bootstrap,
-): Comparison {
-  const arm = (v: string) =>
-    byVariant
-      .get(v)!
-      .filter((t) => t.infra === undefined)
-      .map((t) => ({ cluster: t.task, value: t.pass ? 1 : 0 }));
-  const c = arm(control);
-  const v = arm(variant);
-  const shared = new Set(c.map((o) => o.cluster));
-  if (!v.some((o) => shared.has(o.cluster)))
-    throw new ConfigError(`scorecard: variant "${variant}" shares no scored task with control "${control}"`);
-  const paired = pairedBootstrap(c, v, { seed: opts.seed, iterations: opts.iterations });
-  return {
-    variant,
-    control,
-    tasks: paired.clusters,
-    delta: paired.estimate,
-    ciLo: paired.lo,
-    ciHi: paired.hi,
-    ...verdictFor({ tasks: paired.clusters, lo: paired.lo, hi: paired.hi }),
+    ...evidenceFields(all),
   };
 }
 
@@ -210,8 +199,11 @@ export function buildScorecard(
   const grading = gradingScope(trials);
   const scores = variants.map((v) => score(v, byVariant.get(v)!, k, opts, grading));
   // The original leaves its comparisons slice nil with one variant: JSON null, not [].
-  const comparisons = variants.filter((v) => v !== control).map((v) => compare(v, control, byVariant, opts));
-  return {
+  const paired = { ...opts, ...(options.sequential ? { sequential: options.sequential } : {}) };
+  const comparisons = variants
+    .filter((v) => v !== control)
+    .map((v) => compareArms(v, control, byVariant, paired));
+  return withHeadline({
     suite,
     control,
     variants: scores,
@@ -221,7 +213,7 @@ export function buildScorecard(
     seed: opts.seed,
     k,
     ...skippedField(options.skipped),
-  };
+  });
 }
 
 /** `{skipped}` as the scorecard keeps it (each `{task, reason}`, nothing more), or {} for none. */

@@ -7,6 +7,7 @@
 // mdCode): plain names keep the original's bytes, and no name can add a line, a link or a mention.
 import { goFixed } from "../../compat/go.ts";
 import { mdCell, mdCode } from "../../report/markdown.ts";
+import { measured, NOT_MEASURED } from "./evidence.ts";
 import type { Comparison, Scorecard, Trial, VariantScore } from "./schema.ts";
 
 const pct = (x: number) => goFixed(100 * x, 1);
@@ -23,7 +24,11 @@ function extras(sc: Scorecard): Extra[] {
   const k = sc.k ?? sc.variants.find((v) => v.k !== undefined)?.k;
   const at = k === undefined ? "k" : String(k);
   const columns: Extra[] = [
-    { header: "Mean turns", has: (v) => v.meanTurns !== undefined, cell: (v) => goFixed(v.meanTurns!, 1) },
+    {
+      header: "Mean turns",
+      has: (v) => v.meanTurns !== undefined,
+      cell: (v) => (v.meanTurns === undefined ? NOT_MEASURED : goFixed(v.meanTurns, 1)),
+    },
     { header: `pass@${at}`, has: (v) => v.passAtK !== undefined, cell: (v) => `${pct(v.passAtK!)}%` },
     { header: `pass^${at}`, has: (v) => v.passHatK !== undefined, cell: (v) => `${pct(v.passHatK!)}%` },
     {
@@ -34,7 +39,8 @@ function extras(sc: Scorecard): Extra[] {
     {
       header: "Cost/task (task CI)",
       has: (v) => v.costCILo !== undefined && v.costCIHi !== undefined,
-      cell: (v) => `$${goFixed(v.costCILo!, 4)}-$${goFixed(v.costCIHi!, 4)}`,
+      cell: (v) =>
+        measured(v, "cost") ? `$${goFixed(v.costCILo!, 4)}-$${goFixed(v.costCIHi!, 4)}` : NOT_MEASURED,
     },
     {
       header: "Wall mean (task CI)",
@@ -97,10 +103,10 @@ export function renderMarkdown(sc: Scorecard): string {
       mdCell(v.name),
       `${v.trials}`,
       `${pct(v.pass1)}% (${pct(v.pass1CILo)}-${pct(v.pass1CIHi)})`,
-      `$${goFixed(v.costPerTaskUSD, 4)}`,
+      measured(v, "cost") ? `$${goFixed(v.costPerTaskUSD, 4)}` : NOT_MEASURED,
       `${secs(v.wallP50Ms)}s`,
       `${secs(v.wallP95Ms)}s`,
-      `${v.toolErrors}`,
+      measured(v, "toolErrors") ? `${v.toolErrors}` : NOT_MEASURED,
       `${v.errors}`,
       ...more.map((c) => c.cell(v)),
     ]);

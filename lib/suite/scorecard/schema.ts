@@ -227,6 +227,21 @@ export const JudgeInfo = z.looseObject({
 });
 export type JudgeInfo = z.infer<typeof JudgeInfo>;
 
+/** How a verdict was reached: the exact sign-flip test over tasks, or a sequential run's confidence sequence. */
+export const TestInfo = z.looseObject({
+  method: z.enum(["sign-flip", "confidence-sequence"]),
+  alpha: z.number().min(0).max(1),
+  p: z.number().min(0).max(1).optional().describe("sign-flip: the two-sided p over the paired tasks"),
+  n: count.optional().describe("sign-flip: paired tasks whose difference is not 0"),
+  exact: z.boolean().optional().describe("sign-flip: false when seeded Monte Carlo stood in for enumeration"),
+  draws: count.optional(),
+  rounds: count.optional().describe("confidence-sequence: complete rounds up to the decision"),
+  lo: z.number().min(-1).max(1).optional().describe("confidence-sequence: its bounds on the mean difference"),
+  hi: z.number().min(-1).max(1).optional(),
+  decision: z.enum(["better", "worse", "non-inferior"]).optional(),
+});
+export type TestInfo = z.infer<typeof TestInfo>;
+
 /** A non-control variant paired by task with the control. */
 export const Comparison = z.looseObject({
   variant: z.string().min(1),
@@ -239,7 +254,10 @@ export const Comparison = z.looseObject({
   reason: z
     .string()
     .optional()
-    .describe("why the verdict is insufficient (too few tasks, a zero-width interval)"),
+    .describe("why the verdict is insufficient (too few tasks for the exact test, or no evidence)"),
+  test: TestInfo.optional().describe(
+    "how the verdict was reached (the interval is the bootstrap's, for display)",
+  ),
   deltas: z
     .record(z.string(), MetricDelta)
     .optional()
@@ -255,8 +273,17 @@ export const SkippedTask = z.looseObject({
 });
 export type SkippedTask = z.infer<typeof SkippedTask>;
 
+/** The one decision a scorecard leads with (scorecard/headline.ts), printed first by every output. */
+export const Headline = z.looseObject({
+  decision: z.string(),
+  source: z.enum(["gate", "comparison", "none"]),
+  text: z.string(),
+});
+export type Headline = z.infer<typeof Headline>;
+
 /** A scorecard. The original writes `null` for an empty Go slice, so comparisons and trials may be null. */
 export const Scorecard = z.looseObject({
+  headline: Headline.optional(),
   suite: z.string(),
   control: z.string().min(1),
   variants: z.array(VariantScore).min(1),
@@ -291,6 +318,15 @@ export const Scorecard = z.looseObject({
     .describe(
       "tasks of a Harbor dataset the run went without, each with its one-line reason; absent when none",
     ),
+  sequential: z
+    .looseObject({
+      alpha: z.number(),
+      margin: z.number().optional(),
+      rounds: count,
+      stopped: z.enum(["decided", "max-trials", "max-cost"]),
+    })
+    .optional()
+    .describe("agent-eval suite --until-decided: rounds run and why the run stopped"),
 });
 export type Scorecard = z.infer<typeof Scorecard>;
 

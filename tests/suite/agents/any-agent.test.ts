@@ -101,7 +101,7 @@ describe("what a failing setup and a lone variant mean", () => {
         .slice(md.indexOf("| Variant | Trials"))
         .split("\n")
         .slice(0, 3)
-        .concat(md.slice(md.indexOf("\n## Task setup")).split("\n")),
+        .concat(md.slice(md.indexOf("\n## Task setup"), md.indexOf("\n## Why")).split("\n")),
     }).toEqual({
       exitCode: 0,
       comparisons: null,
@@ -131,7 +131,7 @@ describe("what a failing setup and a lone variant mean", () => {
         "",
         "| Variant | Task | Repeat | Error |",
         "|---|---|---|---|",
-        '| oracle | broken-setup | 0 | setup "echo \\"no such tool\\" >&2; exit 3" failed (exit 3, err <nil>): no such tool |',
+        '| oracle | broken-setup | 0 | setup "echo \\\\"no such tool\\\\" >&2; exit 3" failed (exit 3, err \\<nil>): no such tool |',
         "",
       ],
     });

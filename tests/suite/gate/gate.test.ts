@@ -1,5 +1,7 @@
-// The gate's decisions, the original's table (gate_test.go TestGateVerdicts, TestGraderErrorsHold) run
-// over 6 tasks instead of its 4, since ours never ships on fewer than 6; then what 4 tasks give here.
+// The gate's decisions, the original's table (gate_test.go TestGateVerdicts) run over 6 tasks instead
+// of its 4, since ours never ships on fewer than 6; then what 4 tasks give here. The pass rate is
+// decided by the exact sign-flip tests (the bootstrap interval shown beside them); the original's
+// TestGraderErrorsHold is reversed: grader errors are the candidate's fails and its block stands.
 import { describe, expect, test } from "bun:test";
 import { applyGate, gateOf, thresholdsOf } from "../../../lib/suite/gate.ts";
 import { buildScorecard, type Trial } from "../../../lib/suite/scorecard/index.ts";
@@ -42,7 +44,8 @@ const cases = [
     gate: {},
     trials: build(SIX, basePass, candAll(0.1)),
     verdict: "ship",
-    reason: "non-inferior on 6 tasks: pass rate +0.0 pp (95% CI +0.0 to +0.0)",
+    reason:
+      "non-inferior on 6 tasks: pass rate +0.0 pp (95% CI +0.0 to +0.0), exact one-sided p = 0.016 at the -5.0 pp margin",
     regressed: 0,
     flaky: 0,
   },
@@ -51,7 +54,7 @@ const cases = [
     gate: {},
     trials: build(SIX, basePass, (t) => arm("cand", t, 0.1, FAIL)),
     verdict: "block",
-    reason: "pass rate significantly worse: -100.0 pp (95% CI -100.0 to -100.0)",
+    reason: "pass rate significantly worse: -100.0 pp (95% CI -100.0 to -100.0), exact sign-flip p = 0.031",
     regressed: 6,
     flaky: 0,
   },
@@ -69,17 +72,29 @@ const cases = [
     gate: { max_regressed_tasks: 1 },
     trials: build(SIX, basePass, lastFails),
     verdict: "hold",
-    reason: "pass rate CI lower bound -50.0 pp is below the -5.0 pp margin; inconclusive",
+    reason:
+      "pass rate not shown within the -5.0 pp margin: -16.7 pp (95% CI -50.0 to +0.0), exact one-sided p = 0.516 at the -5.0 pp margin (needs <= 0.025); inconclusive",
     regressed: 1,
     flaky: 0,
   },
   {
-    name: "a wide margin ships the same data",
+    name: "a wide margin does not ship a task that dropped past it: 2 of 64 patterns, p 0.031 > 0.025",
     gate: { max_regressed_tasks: 1, max_pass_drop: 0.8 },
     trials: build(SIX, basePass, lastFails),
-    verdict: "ship",
-    reason: "non-inferior on 6 tasks: pass rate -16.7 pp (95% CI -50.0 to +0.0)",
+    verdict: "hold",
+    reason:
+      "pass rate not shown within the -80.0 pp margin: -16.7 pp (95% CI -50.0 to +0.0), exact one-sided p = 0.031 at the -80.0 pp margin (needs <= 0.025); inconclusive",
     regressed: 1,
+    flaky: 0,
+  },
+  {
+    name: "a wide margin ships a drop within it",
+    gate: { max_pass_drop: 0.5 },
+    trials: build(SIX, basePass, (t) => arm("cand", t, 0.1, t === "f" ? [true, true, false] : PASS)),
+    verdict: "ship",
+    reason:
+      "non-inferior on 6 tasks: pass rate -5.6 pp (95% CI -16.7 to +0.0), exact one-sided p = 0.016 at the -50.0 pp margin",
+    regressed: 0,
     flaky: 0,
   },
   {
@@ -96,7 +111,8 @@ const cases = [
     gate: {},
     trials: build(SIX, basePass, candAll(0.2)),
     verdict: "ship",
-    reason: "non-inferior on 6 tasks: pass rate +0.0 pp (95% CI +0.0 to +0.0)",
+    reason:
+      "non-inferior on 6 tasks: pass rate +0.0 pp (95% CI +0.0 to +0.0), exact one-sided p = 0.016 at the -5.0 pp margin",
     regressed: 0,
     flaky: 0,
   },
@@ -179,7 +195,7 @@ describe("gate verdicts", () => {
     });
   });
 
-  test("grader errors hold (TestGraderErrorsHold), the scorecard's reasons prefixed by variant", () => {
+  test("grader errors are the candidate's fails: its block stands (the original held), reasons prefixed by variant", () => {
     const trials = SIX.flatMap((t) => {
       const c = arm("cand", t, 0.1, PASS);
       c[0] = { ...c[0]!, pass: false, graderError: "judge: judge reply failed schema validation" };
@@ -187,10 +203,9 @@ describe("gate verdicts", () => {
     });
     const sc = applyGate(buildScorecard("g", "base", ["base", "cand"], trials), thresholdsOf(undefined));
     expect(sc.gate).toEqual({
-      verdict: "hold",
+      verdict: "block",
       reasons: [
-        "cand: pass rate significantly worse: -33.3 pp (95% CI -33.3 to -33.3)",
-        "cand: 6 trials had grader errors (counted as failures); rerun before trusting the verdict",
+        "cand: pass rate significantly worse: -33.3 pp (95% CI -33.3 to -33.3), exact sign-flip p = 0.031",
       ],
     });
   });

@@ -84,11 +84,28 @@ function matrixScorecard() {
   return applyGate(sc, thresholdsOf(suite.gate));
 }
 
-const THIN = "only 3 paired tasks; a verdict needs at least 6";
+const THIN =
+  "only 3 paired tasks: the exact test cannot reach significance at 5% on fewer than 6 (the smallest p 3 paired tasks can give is 0.250)";
 const SHIP_LINE = "- non-inferior on 2 tasks: pass rate +0.0 pp (95% CI +0.0 to +0.0)";
 const HOLD_LINE = "- insufficient evidence to ship: only 2 non-flaky tasks; a ship needs at least 6";
-/** The golden's lines our stricter statistics change: [original, ours]. */
+const HEADLINE =
+  "Decision: BLOCK (release gate) — codex@0.60.0/gpt-5/anthropic vs claude@2.1.312/sonnet/anthropic: 1 tasks regressed (max 0) (also: claude@2.1.312/sonnet/bedrock hold, gemini@0.13.0/gemini-2.5-pro/anthropic hold). Why both: the verdict on the mean pass rate is insufficient, but the gate also blocks on single regressed tasks, limits and evidence.";
+const REASONS = [
+  "## Why trials did not pass (most common first)",
+  "",
+  "| Variant | Reason | Trials |",
+  "|---|---|---|",
+  "| claude@2.1.312/sonnet/anthropic | check failed | 1 |",
+  "| claude@2.1.312/sonnet/bedrock | check failed | 1 |",
+  "| codex@0.60.0/gpt-5/anthropic | check failed | 3 |",
+].join("\n");
+/**
+ * The golden's lines ours change: [original, ours]. The exact test needs 6 tasks for any verdict and
+ * the gate 6 for a ship (3 tasks here, 2 of them not flaky); the headline leads the Markdown and the
+ * terminal table; each variant's failure reasons close the Markdown.
+ */
 const STRICTER: [string, string][] = [
+  ["# Eval scorecard: matrix-fixture\n\n", `# Eval scorecard: matrix-fixture\n\n${HEADLINE}\n\n`],
   ["| +0.0 pp (+0.0 to +0.0) | no_significant_difference |", "| +0.0 pp (+0.0 to +0.0) | insufficient |"],
   [
     "| -22.2 pp (-100.0 to +33.3) | no_significant_difference |",
@@ -113,12 +130,17 @@ const STRICTER: [string, string][] = [
     `claude@2.1.312/sonnet/anthropic: SHIP\n\n${SHIP_LINE}`,
     `claude@2.1.312/sonnet/anthropic: HOLD\n\n${HOLD_LINE}`,
   ],
+  [
+    "- pass rate CI lower bound -100.0 pp is below the -10.0 pp margin; inconclusive\n- 1 tasks regressed (max 0)\n- cost_usd up +75% (CI +75% to +75%), limit +25%\n",
+    `- 1 tasks regressed (max 0)\n- cost_usd up +75% (CI +75% to +75%), limit +25%\n${HOLD_LINE}\n`,
+  ],
+  ["\n<!-- terminal table -->\n```\n", `\n${REASONS}\n\n<!-- terminal table -->\n\`\`\`\n${HEADLINE}\n\n`],
   ["   13.0  ship\ncodex", "   13.0  hold\ncodex"],
   ["   13.0  ship\ngate", "   13.0  hold\ngate"],
 ];
 
 describe("the original's matrix golden", () => {
-  test("Markdown and terminal table: byte for byte but for the stricter verdicts", () => {
+  test("Markdown and terminal table: byte for byte but for the exact test's verdicts and the headline", () => {
     const sc = matrixScorecard();
     const got = `${renderMarkdown(sc)}\n<!-- terminal table -->\n\`\`\`\n${renderMatrixTable(sc)}\`\`\`\n`;
     let want = GOLDEN;
