@@ -22,6 +22,12 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Stop collecting output past this many bytes per stream (the child keeps running). */
   maxOutputBytes?: number;
+  /**
+   * Stdout goes here as it comes, chunk by chunk, instead of into the result (stdout is then ""): a
+   * binary stream too large to hold. Returning false kills the child's group (it has seen enough);
+   * a throw kills it too, and run() rejects with that error once the child is gone.
+   */
+  onStdout?: (chunk: Buffer) => boolean;
 }
 
 /** A child that could not be started (missing executable, permission). */
@@ -72,7 +78,27 @@ export function run(command: string[], opts: RunOptions = {}): Promise<ProcResul
     let errBytes = 0;
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let sinkError: unknown;
+    let sinkDone = false;
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // exited meanwhile
+      }
+    };
     child.stdout.on("data", (b: Buffer) => {
+      if (opts.onStdout) {
+        if (sinkDone) return;
+        try {
+          sinkDone = opts.onStdout(b) === false;
+        } catch (error) {
+          sinkError = error;
+          sinkDone = true;
+        }
+        if (sinkDone) kill();
+        return;
+      }
       if (outBytes < limit) out.push(b);
       outBytes += b.length;
     });
@@ -89,16 +115,13 @@ export function run(command: string[], opts: RunOptions = {}): Promise<ProcResul
     if (opts.timeoutMs && opts.timeoutMs > 0) {
       timer = setTimeout(() => {
         timedOut = true;
-        try {
-          if (child.pid) process.kill(-child.pid, "SIGKILL");
-        } catch {
-          // exited meanwhile
-        }
+        kill();
       }, opts.timeoutMs);
     }
     child.on("close", (code, signal) => {
       if (timer) clearTimeout(timer);
       if (child.pid) live.delete(child.pid);
+      if (sinkError !== undefined) return reject(sinkError);
       resolvePromise({
         command,
         exitCode: code,

@@ -2,6 +2,8 @@
 // fixed owner and mtime and no user names, so the same entries give the same bytes on any machine
 // (release archives in scripts/build/archive.ts, settings files copied into a container by
 // lib/isolation/docker). It writes a stream only; which entries and in what order is the caller's.
+// Below it, the header kit of a tar rewriter (lib/isolation/docker/_sparse.ts): numeric fields, the
+// checksum, names, a header made like another, PAX records.
 import { Buffer } from "node:buffer";
 
 /** One entry. Modes default to 0755 (dir), 0644 (file), 0777 (symlink); names over 100 bytes use the prefix field; an owner of its own overrides the stamp's. */
@@ -57,9 +59,15 @@ function header(entry: TarEntry, size: number, stamp: Required<TarStamp>): Buffe
   }
   put("ustar\0" + "00", 257);
   put(prefix, 345);
+  return checksummed(h);
+}
+
+/** `h` with its checksum written (the sum of its bytes, the checksum field counted as spaces). */
+function checksummed(h: Buffer): Buffer {
+  h.fill(0x20, 148, 156);
   let sum = 0;
   for (const byte of h) sum += byte;
-  put(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
+  h.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, "latin1");
   return h;
 }
 
@@ -115,4 +123,82 @@ export function firstEntry(stream: Uint8Array, maxBytes: number): FirstEntry | n
     flag === "0" || flag === "\0" ? "file" : flag === "5" ? "dir" : flag === "2" ? "symlink" : "other";
   const fits = kind === "file" && size <= maxBytes && buf.length >= BLOCK + size;
   return { name, kind, size, ...(fits ? { data: Buffer.from(buf.subarray(BLOCK, BLOCK + size)) } : {}) };
+}
+
+/** A header's numeric field: octal text, or GNU's base-256 when its high bit is set. */
+export function headerNumber(field: Uint8Array): number {
+  if ((field[0]! & 0x80) === 0)
+    return Number.parseInt(Buffer.from(field).toString("latin1").replace(/\0.*$/s, "").trim() || "0", 8);
+  let n = field[0]! & 0x7f;
+  for (const b of field.subarray(1)) n = n * 256 + b;
+  return n;
+}
+
+/** Writes `value` into `field`: octal digits and a NUL, or base-256 when they cannot hold it. */
+export function setHeaderNumber(field: Buffer, value: number): void {
+  field.fill(0);
+  if (value <= 8 ** (field.length - 1) - 1) {
+    field.write(value.toString(8).padStart(field.length - 1, "0"), "latin1");
+    return;
+  }
+  let v = value;
+  for (let i = field.length - 1; i > 0; i--) {
+    field[i] = v % 256;
+    v = Math.floor(v / 256);
+  }
+  field[0] = 0x80;
+}
+
+/** Whether a header block's checksum holds. */
+export function checksumHolds(h: Uint8Array): boolean {
+  let sum = 0;
+  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i]!;
+  return sum === headerNumber(h.subarray(148, 156));
+}
+
+/** A member's name as its header gives it: ustar's prefix and name joined (a GNU header has no prefix). */
+export function headerName(h: Buffer): string {
+  const field = (a: number, b: number) => h.subarray(a, b).toString("utf8").replace(/\0.*$/s, "");
+  const prefix = h.subarray(257, 263).toString("latin1") === "ustar\0" ? field(345, 500) : "";
+  return prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
+}
+
+/**
+ * A ustar header made like `like` (its mode, owner, mtime, user and group names, device numbers),
+ * of typeflag `type` and `size` bytes, named by the first 100 bytes of `name`.
+ */
+export function headerLike(like: Buffer, type: string, size: number, name: string): Buffer {
+  const h = Buffer.alloc(BLOCK);
+  Buffer.from(name, "utf8").subarray(0, 100).copy(h, 0);
+  like.copy(h, 100, 100, 124);
+  setHeaderNumber(h.subarray(124, 136), size);
+  like.copy(h, 136, 136, 148);
+  h.write(type, 156, "latin1");
+  h.write("ustar\u000000", 257, "latin1");
+  like.copy(h, 265, 265, 345);
+  return checksummed(h);
+}
+
+/** One PAX record, `<length> <key>=<value>\n`, its length (in bytes) counting itself. */
+export function paxRecord(key: string, value: string): string {
+  const bytes = Buffer.byteLength(` ${key}=${value}\n`);
+  let n = bytes + 1;
+  while (String(n).length + bytes !== n) n = String(n).length + bytes;
+  return `${n} ${key}=${value}\n`;
+}
+
+/** The records of a PAX extended header's data, in order (a malformed rest is left unread). */
+export function paxRecords(data: Buffer): [string, string][] {
+  const out: [string, string][] = [];
+  for (let at = 0; at < data.length; ) {
+    const space = data.indexOf(0x20, at);
+    const length = Number(data.subarray(at, space).toString("latin1"));
+    if (space < 0 || !(length > space - at) || at + length > data.length) break;
+    const record = data.subarray(space + 1, at + length - 1);
+    const eq = record.indexOf(0x3d);
+    if (eq < 0) break;
+    out.push([record.subarray(0, eq).toString("utf8"), record.subarray(eq + 1).toString("utf8")]);
+    at += length;
+  }
+  return out;
 }

@@ -109,4 +109,6 @@ export interface DockerRunnerOptions {
   scratchRoot?: string;
   /** Observer for every docker CLI call (verb and argv), for tests and the bench; never sees env values. */
   onDockerCall?: (argv: string[]) => void;
+  /** The most /work's snapshot may hold between phases, holes not counted (default 1 GiB): over it the trial is an infrastructure failure. */
+  maxWorkBytes?: number;
 }

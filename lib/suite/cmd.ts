@@ -58,6 +58,9 @@ export const SUITE_ARGS = {
   parallel: str("trials at once (default 2)"),
   cpus: str("CPUs per container, at least 0.01 (default 2)"),
   memory: str("memory per container (default 4g)"),
+  "max-work-bytes": str(
+    "most bytes /work may carry between a trial's phases, holes not counted (default 1 GiB)",
+  ),
   network: str("none (default: no egress; the agent reaches only its model) or bridge"),
   "pass-env": str("NAME,... host variables given to the agent step only"),
   seed: str("bootstrap seed, so intervals reproduce (default: the suite's seed key, else 1)"),
@@ -86,6 +89,7 @@ export interface SuiteFlags extends GateFlags, UntilFlags {
   parallel?: string;
   cpus?: string;
   memory?: string;
+  "max-work-bytes"?: string;
   network?: string;
   "pass-env"?: string;
   seed?: string;
@@ -158,6 +162,9 @@ export function parseFlags(f: SuiteFlags) {
     parallel: numberFlag("--parallel", f.parallel, { min: 1, fallback: 2 }),
     network: network as "none" | "bridge",
     limits: { cpus, memory },
+    ...(f["max-work-bytes"] !== undefined
+      ? { maxWorkBytes: numberFlag("--max-work-bytes", f["max-work-bytes"], { min: 1 })! }
+      : {}),
     passEnv,
     seed: numberFlag("--seed", f.seed, { fallback: 1 }),
     local: f.local === true,
@@ -276,7 +283,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     const modelUrl = (v: Variant) => o.modelUrl ?? DEFAULT_MODEL_URLS[v.harness] ?? "";
     const runOpts: Parameters<typeof runSuite>[1] = {
       runId,
-      runner: o.local ? localRunner() : dockerRunner(),
+      runner: o.local ? localRunner() : dockerRunner(o.maxWorkBytes ? { maxWorkBytes: o.maxWorkBytes } : {}),
       image: (v: Variant) => imageOf(v, base),
       local: o.local,
       drivers: DRIVERS,

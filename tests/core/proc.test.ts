@@ -47,3 +47,51 @@ describe("run", () => {
     await expect(run(["/nonexistent/tool"])).rejects.toBeInstanceOf(ProcError);
   });
 });
+
+describe("run with onStdout", () => {
+  test("stdout goes to the sink, bytes as they are, not into the result", async () => {
+    const got: Buffer[] = [];
+    const r = await run(["sh", "-c", "printf 'a\\377b'; echo err >&2"], {
+      onStdout: (b) => got.push(b) > 0,
+    });
+    expect({
+      sink: [...Buffer.concat(got)],
+      stdout: r.stdout,
+      stderr: r.stderr,
+      exitCode: r.exitCode,
+    }).toEqual({
+      sink: [0x61, 0xff, 0x62],
+      stdout: "",
+      stderr: "err\n",
+      exitCode: 0,
+    });
+  });
+
+  test("a sink that returns false stops the child's whole group; it is not called again", async () => {
+    let calls = 0;
+    const r = await run(["sh", "-c", "yes & yes; echo never >&2"], {
+      onStdout: () => {
+        calls++;
+        return false;
+      },
+      timeoutMs: 60_000,
+    });
+    expect({ calls, signal: r.signal, timedOut: r.timedOut, stderr: r.stderr }).toEqual({
+      calls: 1,
+      signal: "SIGKILL",
+      timedOut: false,
+      stderr: "",
+    });
+  });
+
+  test("a sink that throws stops the child, and run rejects with its error", async () => {
+    const boom = new Error("sink failed");
+    await expect(
+      run(["yes"], {
+        onStdout: () => {
+          throw boom;
+        },
+      }),
+    ).rejects.toBe(boom);
+  });
+});

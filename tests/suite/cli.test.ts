@@ -154,6 +154,7 @@ test("--help lists every flag", async () => {
       "image-map",
       "local",
       "matrix",
+      "max-work-bytes",
       "memory",
       "model-url",
       "network",

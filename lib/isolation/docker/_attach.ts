@@ -41,9 +41,19 @@ export function attachable(spec: PhaseSpec, user: string): boolean {
 
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** sh that unpacks the first `tarBytes` of stdin at / (tar's chatter shown only on failure, then the mark). */
-function unpack(tarBytes: number): string {
-  return `e=$(head -c ${tarBytes} | tar -xpf - -C / 2>&1 >/dev/null) || { printf '%s\\n' "$e" ${quote(UNPACK_MARK)} >&2; exit 125; }`;
+/** Why an image's own tar is passed over for a snapshot with sparse members (the engine copies it in). */
+export const NOT_GNU_TAR =
+  "proctor: this image's tar is not GNU tar, which alone keeps a sparse file's holes";
+
+/**
+ * sh that unpacks the first `tarBytes` of stdin at / (tar's chatter shown only on failure, then the
+ * mark). With `sparse` members only GNU tar may: another tar could skip them without a word.
+ */
+function unpack(tarBytes: number, sparse: boolean): string {
+  const gnu = sparse
+    ? `tar --version 2>/dev/null | grep -q 'GNU tar' || { printf '%s\\n' ${quote(NOT_GNU_TAR)} ${quote(UNPACK_MARK)} >&2; exit 125; }; `
+    : "";
+  return `${gnu}e=$(head -c ${tarBytes} | tar -xpf - -C / 2>&1 >/dev/null) || { printf '%s\\n' "$e" ${quote(UNPACK_MARK)} >&2; exit 125; }`;
 }
 
 /**
@@ -51,20 +61,20 @@ function unpack(tarBytes: number): string {
  * start on stderr, start the forwarder when bridged, then the command as sh's child (not PID 1, as
  * under exec) with the rest of stdin.
  */
-export function phaseCommand(tarBytes: number, argv: string[], bridged: boolean): string[] {
+export function phaseCommand(tarBytes: number, argv: string[], bridged: boolean, sparse = false): string[] {
   const forward = bridged ? `${forwarderCommand(BRIDGE_MOUNT).map(quote).join(" ")} & ` : "";
   return [
     "sh",
     "-c",
-    `${unpack(tarBytes)}; printf '%s\\n' ${quote(START_MARK)} >&2; ${forward}"$@"`,
+    `${unpack(tarBytes, sparse)}; printf '%s\\n' ${quote(START_MARK)} >&2; ${forward}"$@"`,
     "proctor-phase",
     ...(bridged ? waitForForwarder(argv) : argv),
   ];
 }
 
 /** A detached phase's first exec: unpack /work and the files from stdin, then become the command. */
-export function unpackThen(tarBytes: number, argv: string[]): string[] {
-  return ["sh", "-c", `${unpack(tarBytes)}; exec "$@"`, "proctor-phase", ...argv];
+export function unpackThen(tarBytes: number, argv: string[], sparse = false): string[] {
+  return ["sh", "-c", `${unpack(tarBytes, sparse)}; exec "$@"`, "proctor-phase", ...argv];
 }
 
 /**

@@ -6,7 +6,7 @@ import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, closeSync, copyFileSync, openSync, readSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
-import { type TarEntry, tar } from "../../core/tar.ts";
+import { headerNumber, type TarEntry, tar } from "../../core/tar.ts";
 
 /** A tar of files at absolute container paths (stored relative to /), owned by uid:gid with their new parents. */
 export function tarFiles(
@@ -33,8 +33,9 @@ export function tarFiles(
 
 /**
  * The bytes a phase reads first: the /work snapshot, the phase's files appended before its end (one
- * tar), then, for an attached phase, the command's stdin. `tarBytes` is where the tar ends; `copy`
- * says the file is a fresh one in `dir` for the caller to remove.
+ * tar), then, for an attached phase, the command's stdin. `tarBytes` is where the tar ends; `sparse`
+ * says the snapshot holds a GNU sparse member (its holes kept: only GNU tar or the engine unpack it);
+ * `copy` says the file is a fresh one in `dir` for the caller to remove.
  */
 export function phaseInput(
   snapshot: string,
@@ -42,17 +43,19 @@ export function phaseInput(
   files: { path: string; content: string; mode?: number }[],
   owner: { uid: number; gid: number },
   stdin = "",
-): { path: string; tarBytes: number; copy: boolean } {
-  if (!files.length && !stdin) return { path: snapshot, tarBytes: statSync(snapshot).size, copy: false };
+): { path: string; tarBytes: number; sparse: boolean; copy: boolean } {
+  const scan = tarScan(snapshot);
+  if (!files.length && !stdin)
+    return { path: snapshot, tarBytes: statSync(snapshot).size, sparse: scan.sparse, copy: false };
   const path = join(dir, `.in.${randomBytes(4).toString("hex")}.tar`);
   copyFileSync(snapshot, path);
   if (files.length) {
-    truncateSync(path, tarEnd(path));
+    truncateSync(path, scan.end);
     appendFileSync(path, tarFiles(files, owner));
   }
   const tarBytes = statSync(path).size;
   if (stdin) appendFileSync(path, stdin);
-  return { path, tarBytes, copy: true };
+  return { path, tarBytes, sparse: scan.sparse, copy: true };
 }
 
 /**
@@ -60,24 +63,38 @@ export function phaseInput(
  * tar's entries can follow it in one stream: docker's untar stops at the first end-of-archive.
  */
 export function tarEnd(path: string): number {
+  return tarScan(path).end;
+}
+
+/**
+ * Where the archive at `path` ends (tarEnd) and whether it holds a sparse member (a PAX header with
+ * GNU.sparse records, as _sparse.ts writes them, or GNU's older typeflag S).
+ */
+export function tarScan(path: string): { end: number; sparse: boolean } {
   const fd = openSync(path, "r");
+  let sparse = false;
   try {
     const block = Buffer.alloc(512);
     for (let at = 0; ; ) {
-      if (readSync(fd, block, 0, 512, at) < 512 || block.every((b) => b === 0)) return at;
-      at += 512 + Math.ceil(entrySize(block) / 512) * 512;
+      if (readSync(fd, block, 0, 512, at) < 512 || block.every((b) => b === 0)) return { end: at, sparse };
+      const size = headerNumber(block.subarray(124, 136));
+      const type = block[156];
+      if (type === 0x78 /* x */ && !sparse && size <= 1 << 20) {
+        const data = Buffer.alloc(size);
+        readSync(fd, data, 0, size, at + 512);
+        sparse = data.includes("GNU.sparse.major=");
+      }
+      // GNU's S member may go on in extension blocks before its data (isextended, then byte 504 of each).
+      let more = type === 0x53 /* S */ && block[482] !== 0;
+      sparse ||= type === 0x53;
+      at += 512;
+      while (more && readSync(fd, block, 0, 512, at) === 512) {
+        more = block[504] !== 0;
+        at += 512;
+      }
+      at += Math.ceil(size / 512) * 512;
     }
   } finally {
     closeSync(fd);
   }
-}
-
-/** A header's size field: octal text, or base-256 when its high bit is set (GNU, over 8 GiB). */
-function entrySize(header: Buffer): number {
-  const field = header.subarray(124, 136);
-  if ((field[0]! & 0x80) === 0)
-    return Number.parseInt(field.toString("latin1").replace(/\0.*$/s, "").trim() || "0", 8);
-  let n = field[0]! & 0x7f;
-  for (const b of field.subarray(1)) n = n * 256 + b;
-  return n;
 }

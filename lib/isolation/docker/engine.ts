@@ -150,6 +150,8 @@ export interface CallOptions {
   stdinFile?: string;
   /** Stream the client's stdout to this file (a tar from `docker cp ... -`); never decoded as text. */
   stdoutFile?: string;
+  /** Or hand the client's stdout to this sink as it comes (lib/core/proc.ts onStdout: false stops it). */
+  onStdout?: (chunk: Buffer) => boolean;
 }
 
 /** A DockerCall that runs `docker` and reports each argv to `observe` (never the env). */
@@ -170,7 +172,12 @@ export function dockerCli(docker = "docker", observe?: (argv: string[]) => void)
         ]
       : [docker, ...args];
     try {
-      return await run(command, { env: o.env, input: o.input, timeoutMs: o.timeoutMs });
+      return await run(command, {
+        env: o.env,
+        input: o.input,
+        timeoutMs: o.timeoutMs,
+        ...(o.onStdout ? { onStdout: o.onStdout } : {}),
+      });
     } catch (error) {
       throw new ToolError(`Cannot run "${docker}": ${ENGINE_HINT}`, 1, { cause: error });
     }

@@ -1,5 +1,6 @@
 // The Docker runner: each phase of a trial in a fresh, hardened container from the variant's image,
-// with only /work carried between phases as a tar snapshot on the host. A one-command phase without
+// with only /work carried between phases as a tar snapshot on the host (a sparse file as a PAX sparse
+// member, holes kept; capped by maxWorkBytes: _sparse.ts). A one-command phase without
 // secrets runs attached (_attach.ts: one `docker run -i` with /work on stdin, cp out, rm); the others keep
 // the original's verbs (originals 6.4: run, exec..., cp out, rm) with /work riding the first exec's
 // stdin, or a `docker cp` in where the user's own tar cannot unpack it. Secrets (--pass-env) reach only the agent
@@ -25,8 +26,10 @@ import {
 } from "./_attach.ts";
 import {
   type Box,
+  carry,
   container,
   copyOut,
+  DEFAULT_MAX_WORK_BYTES,
   INFRA_TIMEOUT_MS,
   ownerOf,
   result,
@@ -48,8 +51,12 @@ import {
 } from "./engine.ts";
 
 export type { DockerRunnerOptions, PhaseResult, PhaseRunner, PhaseSpec, Workspace } from "../contract.ts";
+export { DEFAULT_MAX_WORK_BYTES } from "./_box.ts";
 export { installSignalCleanup, removeRunResources, stopRun } from "./cleanup.ts";
 export { checkEngine } from "./engine.ts";
+
+/** Each workspace's /work cap (its runner's maxWorkBytes). */
+const work = new WeakMap<Workspace, number>();
 
 /** Container removals still running, per workspace. */
 const removals = new WeakMap<Workspace, Set<Promise<unknown>>>();
@@ -67,6 +74,7 @@ export function dockerRunner(opts: DockerRunnerOptions = {}): PhaseRunner {
   const call = dockerCli(opts.docker, opts.onDockerCall);
   const user = opts.user ?? "1000:1000";
   const root = opts.scratchRoot ?? tmpdir();
+  const maxWork = opts.maxWorkBytes ?? DEFAULT_MAX_WORK_BYTES;
   let engine: Promise<void> | undefined;
   return {
     async prepare(runId, repoDir) {
@@ -79,25 +87,17 @@ export function dockerRunner(opts: DockerRunnerOptions = {}): PhaseRunner {
       if (!repoDir) mkdirSync(src);
       const [uid = "1000", gid = uid] = user.split(":");
       // Owned by the run user; symlinks stay links (transform S: targets untouched); members become work/...
+      // Through the same carry as a copy out: sparse files keep their holes, the whole is capped.
       // Tracked: a signal's sweep waits for this write into the scratch dir before removing it.
-      const tarred = run([
-        "tar",
-        "-C",
-        src,
-        `--owner=${uid}`,
-        `--group=${gid}`,
-        "--numeric-owner",
-        "--transform",
-        "s,^\\.,work,S",
-        "-cf",
-        snapshot(ws),
-        ".",
-      ]);
-      const r = await track(runId, tarred);
-      if (r.exitCode !== 0) {
+      const args = [`--owner=${uid}`, `--group=${gid}`, "--numeric-owner", "--transform", "s,^\\.,work,S"];
+      const why = await carry(snapshot(ws), maxWork, (onStdout) =>
+        track(runId, run(["tar", "-C", src, ...args, "-cf", "-", "."], { onStdout })),
+      );
+      if (why !== undefined) {
         rmSync(dir, { recursive: true, force: true });
-        throw new ToolError(`Cannot snapshot repo "${repoDir}": ${tail(r.stderr)}`, 1);
+        throw new ToolError(`Cannot snapshot repo "${repoDir}": ${why}`, 1);
       }
+      work.set(ws, maxWork);
       return ws;
     },
     // Every call of a phase is the run's: tracked, and refused once a signal is stopping the run.
@@ -133,7 +133,7 @@ async function runPhase(
       bridge = await startModelBridge(ws.dir, spec.model.url, {
         ...(spec.model.credential ? { credential: spec.model.credential } : {}),
       });
-    const box: Box = { call, user, ws, spec, bridge, started };
+    const box: Box = { call, user, ws, spec, bridge, started, maxWork: work.get(ws) };
     if (attachable(spec, user)) {
       const r = await attached(box);
       // Its tar could not unpack /work: the engine copies it in (a folded exec would fail alike).
@@ -163,7 +163,12 @@ async function attached(box: Box): Promise<PhaseResult | typeof UNPACK_FAILED> {
   let gone = false;
   try {
     const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
-    const command = phaseCommand(input.tarBytes, spec.commands?.[0] ?? spec.argv, bridge !== undefined);
+    const command = phaseCommand(
+      input.tarBytes,
+      spec.commands?.[0] ?? spec.argv,
+      bridge !== undefined,
+      input.sparse,
+    );
     const args = runArgs(spec, name, { user, bridgeDir: bridge?.dir, command, attach: true, discard, env });
     const r = await call(args, { stdinFile: input.path, timeoutMs: spec.timeoutMs + START_ALLOWANCE_MS });
     const { started, stderr } = commandStderr(r.stderr);
@@ -221,7 +226,12 @@ async function detached(box: Box, fold: boolean): Promise<PhaseResult> {
   const env = { ...spec.env, ...(bridge ? { PROCTOR_MODEL_URL: bridge.innerUrl } : {}) };
   const exec = (argv: string[], unpacking: boolean) =>
     call(
-      execArgs(name, unpacking ? unpackThen(inbound.tarBytes, argv) : argv, env, spec.secretEnvNames ?? []),
+      execArgs(
+        name,
+        unpacking ? unpackThen(inbound.tarBytes, argv, inbound.sparse) : argv,
+        env,
+        spec.secretEnvNames ?? [],
+      ),
       unpacking
         ? { stdinFile: inbound.path, timeoutMs: spec.timeoutMs }
         : { input: spec.stdin ?? "", timeoutMs: spec.timeoutMs },
