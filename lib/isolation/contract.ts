@@ -14,6 +14,7 @@
 // PhaseResult.infraError, kept apart from a command's own non-zero exit.
 
 import type { Credential } from "../wire/credential.ts";
+import type { Exchange } from "./model-proxy.ts";
 
 /** One phase's container and what runs in it. */
 export interface PhaseSpec {
@@ -48,9 +49,10 @@ export interface PhaseSpec {
   /**
    * Agent phase: the host-side model endpoint to bridge, and the real credential the bridge puts on
    * each request in place of the agent's (absent: the agent's own headers pass unchanged). The exec
-   * gets PROCTOR_MODEL_URL=http://127.0.0.1:<port><path>, the bridge as it reaches it.
+   * gets PROCTOR_MODEL_URL=http://127.0.0.1:<port><path>, the bridge as it reaches it; `onExchange`
+   * sees each exchange the bridge forwarded, once it ended (the trial's meter and transcript).
    */
-  model?: { url: string; credential?: Credential };
+  model?: { url: string; credential?: Credential; onExchange?: (e: Exchange) => void };
   /** Defaults: cpus 2, memory "4g", pids 512 (the original's). */
   limits?: { cpus?: number; memory?: string; pids?: number };
   /** Default "1000:1000"; /work's files are owned by the runner's user (dockerRunner({ user })). */

@@ -34,6 +34,8 @@ export interface ProxyRoute {
   credential?: Credential;
   /** PEM CAs an https endpoint's certificate may chain to instead of the runtime's (a private gateway, a test). */
   ca?: string;
+  /** Sees each exchange of this route (the trial's meter), besides the proxy's own observer. */
+  onExchange?: (e: Exchange) => void;
 }
 
 /** One request and its reply, as forwarded, credentials left out; for an observer once it ended. */
@@ -169,15 +171,16 @@ export async function startModelProxy(
       ms: 0,
     };
     const reply: Buffer[] = [];
+    const watchers = [o.onExchange, to.onExchange].filter((w) => w !== undefined);
     let ended = false;
     // Once per exchange, whichever way it ends first.
     const done = (error?: string) => {
       if (ended) return;
       ended = true;
-      if (!o.onExchange) return;
+      if (watchers.length === 0) return;
       exchange.ms = performance.now() - started;
       if (exchange.response) exchange.response.body = Buffer.concat(reply);
-      o.onExchange(error === undefined ? exchange : { ...exchange, error });
+      for (const watch of watchers) watch(error === undefined ? exchange : { ...exchange, error });
     };
     const send = target.tls ? httpsRequest : httpRequest;
     const upstream = send({
@@ -196,7 +199,7 @@ export async function startModelProxy(
       res.writeHead(up.statusCode ?? 502, h);
       res.flushHeaders();
       up.on("data", (c: Buffer) => {
-        if (o.onExchange) reply.push(c);
+        if (watchers.length > 0) reply.push(c);
         // Each chunk as it comes (an SSE event must not wait for the next), paced by the agent.
         if (!res.write(c)) {
           up.pause();

@@ -402,6 +402,24 @@ describe("streaming and observing", () => {
     });
   });
 
+  test("a route's own observer sees the exchanges of that route only, beside the proxy's (each trial's meter under --local)", async () => {
+    const all: string[] = [];
+    const first: string[] = [];
+    const second: string[] = [];
+    proxy = await startModelProxy({ loopback: true }, { onExchange: (e) => all.push(e.request.path) });
+    proxy.route({ url: endpoint.url, onExchange: (e) => first.push(e.request.path) });
+    await send(proxy.address, { path: "/v1/messages", body: BODY });
+    proxy.route({ url: endpoint.url, onExchange: (e) => second.push(e.request.path) });
+    await send(proxy.address, { path: "/v1/responses", body: BODY });
+    proxy.route(undefined);
+    await send(proxy.address, { path: "/v1/messages", body: BODY });
+    expect({ all, first, second }).toEqual({
+      all: ["/v1/messages", "/v1/responses"],
+      first: ["/v1/messages"],
+      second: ["/v1/responses"],
+    });
+  });
+
   test("an https endpoint gets TLS from the proxy: the agent speaks plain HTTP", async () => {
     using dir = tempDir("proxy-tls");
     const [key, cert] = [join(dir.path, "key.pem"), join(dir.path, "cert.pem")];

@@ -132,6 +132,7 @@ async function runPhase(
     if (spec.model)
       bridge = await startModelBridge(ws.dir, spec.model.url, {
         ...(spec.model.credential ? { credential: spec.model.credential } : {}),
+        ...(spec.model.onExchange ? { onExchange: spec.model.onExchange } : {}),
       });
     const box: Box = { call, user, ws, spec, bridge, started, maxWork: work.get(ws) };
     if (attachable(spec, user)) {
