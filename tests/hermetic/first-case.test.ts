@@ -1,21 +1,15 @@
-// README's "Write your first case", verbatim: the fenced commands between its first-case markers run
-// as one bash script in a fresh directory, with `proctor` the tool from source and a stand-in gh (a
-// script that answers the one call the section records; never the network).
+// The docs' "Write your first case", verbatim: the fenced commands between its first-case markers
+// (README.md or docs/, tests/docs/_blocks.ts) run as one bash script in a fresh directory, with
+// `proctor` the tool from source and a stand-in gh (a script that answers the one call the section
+// records; never the network).
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
+import { sectionCommands } from "../docs/_blocks.ts";
 import { tempDir } from "../support/tmp.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
 import { openTmp } from "./support.ts";
-
-/** The shell commands of README.md between `<!-- first-case:start -->` and `<!-- first-case:end -->`. */
-function firstCaseCommands(readme: string): string {
-  const between = readme.split("<!-- first-case:start -->")[1]?.split("<!-- first-case:end -->")[0];
-  const fenced = between?.match(/```sh\n([\s\S]*?)```/);
-  if (!fenced?.[1]) throw new Error("README.md has no ```sh block between the first-case markers");
-  return fenced[1];
-}
 
 const STAND_IN_GH = `#!/bin/sh
 if [ "$*" = "issue view 7 --json title,state" ]; then
@@ -41,7 +35,7 @@ test("the README's first case, command by command, scaffolds, records, lints and
     },
   );
   writeFileSync(join(bin, "gh"), STAND_IN_GH, { mode: 0o755 });
-  const script = firstCaseCommands(readFileSync(join(REPO_ROOT, "README.md"), "utf8"));
+  const script = sectionCommands("first-case");
   const r = await run(["bash", "-euo", "pipefail", "-c", script], {
     cwd: repo,
     env: { PATH: `${bin}:/usr/bin:/bin`, HOME: process.env.HOME ?? "/", TMPDIR: tmp.path },

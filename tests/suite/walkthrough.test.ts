@@ -1,28 +1,16 @@
-// README's offline walkthrough, run verbatim: every ```bash block between the offline-walkthrough
-// markers, in order, in one bash in a fresh directory, with `proctor` on PATH running this checkout.
+// The docs' offline walkthrough, run verbatim: every ```bash block between the offline-walkthrough
+// markers (README.md or docs/, tests/docs/_blocks.ts), in order, in one bash in a fresh directory,
+// with `proctor` on PATH running this checkout.
 // A new user who follows the README gets this scorecard: nop and talker fail, oracle and fixer pass;
 // then the Docker part (an agent image built offline FROM proctor-base) gives the same.
 import { expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
+import { sectionCommands } from "../docs/_blocks.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
-
-/** The commands of the README section between `<!-- name -->` and `<!-- /name -->`, as written. */
-export function walkthrough(readme: string, name = "offline-walkthrough"): string {
-  const start = readme.indexOf(`<!-- ${name} -->`);
-  const end = readme.indexOf(`<!-- /${name} -->`);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${name} section`);
-  return [...readme.slice(start, end).matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]).join("\n");
-}
-
-/** `| name | trials | pass@1 (CI) | ...` rows of the variant table: name -> [trials, pass@1]. */
-function passRates(markdown: string): Record<string, [string, string]> {
-  const out: Record<string, [string, string]> = {};
-  for (const m of markdown.matchAll(/^\| (\w+) \| (\d+) \| ([\d.]+%) \(/gm)) out[m[1]!] = [m[2]!, m[3]!];
-  return out;
-}
+import { passRates } from "./_support.ts";
 
 /** Runs `script` in bash -e in `dir`, with `proctor` (this checkout) first on PATH. */
 async function bash(dir: string, script: string) {
@@ -42,7 +30,6 @@ async function bash(dir: string, script: string) {
   return run(["bash", "-e", "-c", script], { cwd: dir, env });
 }
 
-const README = () => readFileSync(join(REPO_ROOT, "README.md"), "utf8");
 const RATES: Record<string, [string, string]> = {
   nop: ["1", "0.0%"],
   oracle: ["1", "100.0%"],
@@ -52,7 +39,7 @@ const RATES: Record<string, [string, string]> = {
 
 test("the README's offline walkthrough runs as written", async () => {
   using tmp = tempDir("walkthrough");
-  const r = await bash(tmp.path, walkthrough(README()));
+  const r = await bash(tmp.path, sectionCommands("offline-walkthrough"));
   const stderr = r.stderr.split("\n");
   expect({
     exitCode: r.exitCode,
@@ -90,7 +77,7 @@ test("then in Docker: the agent's image built offline FROM proctor-base, the sam
   try {
     const r = await bash(
       tmp.path,
-      `${walkthrough(README())}\n${walkthrough(README(), "offline-walkthrough-docker")}`,
+      `${sectionCommands("offline-walkthrough")}\n${sectionCommands("offline-walkthrough-docker")}`,
     );
     const docker = r.stdout.slice(r.stdout.indexOf("# Eval scorecard: offline-docker"));
     expect({ exitCode: r.exitCode, rates: passRates(docker), local: docker.includes("LOCAL RUN") }).toEqual({
