@@ -23,6 +23,9 @@
 # SCRATCH           a host directory on every node (default /var/lib/proctor-swarm), mounted at the
 #                   same path: the trials' model bridge sockets are bind-mounted from it by the engine
 # MODEL_KEY_SECRET  a `docker secret` with the model key; MODEL_KEY_ENV its variable (ANTHROPIC_API_KEY)
+# SEAL_KEY_SECRET   LANE=suite: a `docker secret` with a seal key (32+ bytes, openssl rand -hex 32): every
+#                   shard seals its trials file and the merge refuses one changed on the volume
+#                   (README "Sealed shards"); without it the merge checks consistency only
 # ATTEMPTS          tries per shard before it is given up (3); LEASE, HEARTBEAT, POLL: task.sh
 # RESTART_DELAY     Swarm's pause before a failed task's replacement (5s)
 # SHARD_FLAGS       more `docker service create` flags for the shard job (--constraint, --env, ...)
@@ -39,6 +42,8 @@ ATTEMPTS=${ATTEMPTS:-3}
 WAIT_POLL=${WAIT_POLL:-5}
 SECRET=""
 if [ -n "${MODEL_KEY_SECRET:-}" ]; then SECRET="--secret source=$MODEL_KEY_SECRET,target=model-key"; fi
+SEAL=""
+if [ -n "${SEAL_KEY_SECRET:-}" ]; then SEAL="--secret source=$SEAL_KEY_SECRET,target=seal-key"; fi
 
 say() { printf 'run.sh: %s\n' "$*" >&2; }
 
@@ -82,7 +87,7 @@ create "$NAME-shards" --mode replicated-job --replicas "$SHARDS" --max-concurren
   --env "LEASE=${LEASE:-120}" --env "HEARTBEAT=${HEARTBEAT:-20}" --env "POLL=${POLL:-10}" \
   --env "MODEL_KEY_ENV=${MODEL_KEY_ENV:-ANTHROPIC_API_KEY}" \
   --env 'SHARD_NODE={{.Node.ID}}' --env 'SHARD_TASK={{.Task.ID}}' \
-  $SECRET ${SHARD_FLAGS:-} "$IMAGE" proctor-swarm shard
+  $SECRET $SEAL ${SHARD_FLAGS:-} "$IMAGE" proctor-swarm shard
 # Each shard fails at most ATTEMPTS times before a task gives it up and completes; more failures
 # than that have another cause (a bad image, SCRATCH missing on a node) and would go on forever.
 rc=0
@@ -90,8 +95,9 @@ wait_job "$NAME-shards" "$SHARDS" "$((SHARDS * (ATTEMPTS + 1)))" || rc=$?
 
 if [ "$rc" = 0 ]; then
   say "every shard is done or given up: merging"
+  # shellcheck disable=SC2086 # SEAL is a list of words
   create "$NAME-merge" --mode replicated-job --replicas 1 --restart-condition none \
-    --mount "$TRIALS_MOUNT" --env "MERGE_FLAGS=${MERGE_FLAGS:-}" "$IMAGE" proctor-swarm merge
+    --mount "$TRIALS_MOUNT" --env "MERGE_FLAGS=${MERGE_FLAGS:-}" $SEAL "$IMAGE" proctor-swarm merge
   while [ "$(count "$NAME-merge" Complete)" = 0 ] && [ "$(count "$NAME-merge" Failed)" = 0 ]; do
     sleep "$WAIT_POLL"
   done

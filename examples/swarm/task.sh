@@ -39,6 +39,15 @@ ME=$(sed -n 's#.*/containers/\([0-9a-f]\{64\}\)/hostname .*#\1#p' /proc/self/mou
 
 say() { printf 'proctor-swarm: %s\n' "$*" >&2; }
 
+# The seal key (run.sh's SEAL_KEY_SECRET), when given: agent-eval reads it from this variable by name
+# and removes it from what its trials see; shard and merge get the flag.
+SEAL_FLAGS=""
+if [ -r /run/secrets/seal-key ]; then
+  PROCTOR_SEAL_KEY=$(cat /run/secrets/seal-key)
+  export PROCTOR_SEAL_KEY
+  SEAL_FLAGS="--seal-key-env PROCTOR_SEAL_KEY"
+fi
+
 # The run id of shard K's agent-eval: its containers, images, networks and scratch dirs carry it.
 run_id() { printf '%s-shard-%s' "$RUN_NAME" "$1"; }
 
@@ -134,9 +143,9 @@ run_lane() {
       # the trials the dead attempt finished and runs the rest.
       # Its scratch dirs under SCRATCH, its containers labelled with a run id the next attempt knows.
       export TMPDIR="$SCRATCH" PROCTOR_RUN_ID="$(run_id "$1")"
-      # shellcheck disable=SC2086 # SUITE_FLAGS is a list of flags
+      # shellcheck disable=SC2086 # SEAL_FLAGS and SUITE_FLAGS are lists of flags
       forward agent-eval suite "${SUITE:?SUITE is the suite file}" \
-        --shard "$1/$SHARDS" --trials "$dir/trials.jsonl" --resume ${SUITE_FLAGS:-}
+        --shard "$1/$SHARDS" --trials "$dir/trials.jsonl" --resume $SEAL_FLAGS ${SUITE_FLAGS:-}
       ;;
     steps)
       # A replay has no trials file to resume: a retry replays the shard again, and its scorecard
@@ -214,9 +223,9 @@ merge() {
   done
   case $LANE in
     suite)
-      # shellcheck disable=SC2086 # MERGE_FLAGS is a list of flags
+      # shellcheck disable=SC2086 # SEAL_FLAGS and MERGE_FLAGS are lists of flags
       exec agent-eval suite merge "${SUITE:?SUITE is the suite file}" "$ROOT"/shard-*/trials.jsonl \
-        --scorecard "$ROOT/scorecard.json" --report "$ROOT/report.html" ${MERGE_FLAGS:-}
+        --scorecard "$ROOT/scorecard.json" --report "$ROOT/report.html" $SEAL_FLAGS ${MERGE_FLAGS:-}
       ;;
     steps)
       # shellcheck disable=SC2086 # MERGE_FLAGS is a list of flags

@@ -57,6 +57,7 @@ describe("examples/k8s scripts, locally", () => {
         PATH: `${standIn}:${path}`,
         HOME: dir.path,
         ANTHROPIC_API_KEY: "k8s-claude-key",
+        PROCTOR_SEAL_KEY: "k8s-seal-key-0123456789abcdef0123456789abcdef",
         ...(k === undefined ? {} : { JOB_COMPLETION_INDEX: String(k) }),
       };
       delete e.CI;

@@ -4,7 +4,7 @@
 // mock model), their trials handed over as artifacts, then the merge job's own run line. The merged
 // scorecard is the whole suite's; without one shard's artifact the merge refuses (exit 2).
 import { describe, expect, test } from "bun:test";
-import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadScorecard, renderMarkdown } from "../../lib/suite/scorecard/index.ts";
 import { fixtureScript } from "../suite/_support.ts";
@@ -32,6 +32,19 @@ const trialLines = (path: string) =>
 
 const brief = (steps: { step: string; exitCode: number }[]) => steps.map((s) => [s.step, s.exitCode]);
 
+const SEAL_KEY = "e2e-seal-key-0123456789abcdef0123456789abcdef";
+
+/** A trials file's header `seal` (the file sealed), or undefined. */
+const sealOf = (path: string) => JSON.parse(readFileSync(path, "utf8").split("\n")[0]!).seal;
+
+/** Whether any file under `root` holds `text`. */
+function artifactsHold(root: string, text: string): boolean {
+  return readdirSync(root, { recursive: true, encoding: "utf8" }).some((rel) => {
+    const p = join(root, rel);
+    return statSync(p).isFile() && readFileSync(p, "utf8").includes(text);
+  });
+}
+
 describe("examples/workflows/suite-matrix.yml, locally", () => {
   test("4 shards at once, then the merge: the whole suite's scorecard; a missing shard is refused", async () => {
     await using mock = await startMockModel({ script: fixtureScript() });
@@ -46,7 +59,7 @@ describe("examples/workflows/suite-matrix.yml, locally", () => {
         PATH: toolsOnPath(dir.path, [join(agentCli("claude"), "..")]),
         SUITE_FLAGS: `--local --model-url ${mock.url}`,
       },
-      secrets: { ANTHROPIC_API_KEY: "e2e-claude-key" },
+      secrets: { ANTHROPIC_API_KEY: "e2e-claude-key", PROCTOR_SEAL_KEY: SEAL_KEY },
     } satisfies Omit<JobContext, "cwd">;
 
     const indexes = shard.strategy?.matrix?.shard ?? [];
@@ -71,6 +84,10 @@ describe("examples/workflows/suite-matrix.yml, locally", () => {
       stepSummary: readFileSync(join(merged, "..", "summary-job.md"), "utf8") === renderMarkdown(sc),
       report: readdirSync(join(artifacts, "suite-report")).sort(),
       keyInModelLog: JSON.stringify(mock.requests).includes("e2e-claude-key"),
+      // Every shard's file sealed, the merge checked the seals, and the seal key is in no file.
+      sealed: indexes.map((k) => sealOf(join(artifacts, `trials-${k}`, `shard-${k}`, "trials.jsonl"))),
+      mergeSaid: mergeSteps.some((s) => s.output.includes("every seal checked")),
+      sealKeyInArtifacts: artifactsHold(artifacts, SEAL_KEY),
     }).toEqual({
       shards: indexes.map((k) => [
         ["actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683", 0],
@@ -92,6 +109,9 @@ describe("examples/workflows/suite-matrix.yml, locally", () => {
       stepSummary: true,
       report: ["report.html", "scorecard.json", "trials"],
       keyInModelLog: false,
+      sealed: indexes.map(() => "hmac-sha256"),
+      mergeSaid: true,
+      sealKeyInArtifacts: false,
     });
 
     // The same merge without shard 3's artifact: refused, one line, exit 2, nothing uploaded.
