@@ -5,6 +5,7 @@
 // the opened descriptor's device and inode. Callers outside core/ import from confined.ts.
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, type Stats } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileProblem } from "./errors.ts";
 
 /** Why a confined open was refused. */
 export type ConfinedReason =
@@ -32,10 +33,10 @@ export class ConfinedPathError extends Error {
   }
 }
 
-/** Why a file could not be opened or read, in words that quote no content: an errno code or a refusal. */
+/** Why a file could not be opened or read, in words that quote no content (errors.ts fileProblem, or a refusal). */
 export function accessProblem(error: unknown): string {
-  if (error instanceof ConfinedPathError) return error.reason === "missing" ? "ENOENT" : error.why;
-  return (error as NodeJS.ErrnoException)?.code ?? (error as Error)?.message ?? String(error);
+  if (error instanceof ConfinedPathError) return error.why;
+  return fileProblem(error);
 }
 
 function describe(reason: ConfinedReason): string {

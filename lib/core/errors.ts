@@ -51,3 +51,30 @@ export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** What each errno a file read can end in means, in the words every tool's refusal uses. */
+const FILE_ERRNO: Readonly<Record<string, string>> = {
+  ENOTDIR: "not a directory (the path or one of its components)",
+  EISDIR: "a directory, not a file",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ELOOP: "a symbolic link where none is followed",
+  EMFILE: "too many open files",
+  ENAMETOOLONG: "the name is too long",
+  ENOTEMPTY: "a directory that is not empty",
+  EEXIST: "already exists",
+};
+
+/**
+ * Why a file could not be read, in words, never Node's raw text (`ENOENT: no such file or directory,
+ * scandir 'x'`): every tool refuses a missing input as `Cannot read <what> "<path>": no such file` (or
+ * `no such directory`, for `kind` "directory").
+ */
+export function fileProblem(error: unknown, kind: "file" | "directory" = "file"): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENOENT") return `no such ${kind}`;
+  if (code !== undefined && FILE_ERRNO[code] !== undefined) return FILE_ERRNO[code] as string;
+  const message = messageOf(error).split("\n")[0] as string;
+  // `EXDEV: cross-device link not permitted, rename 'a' -> 'b'`: the words, not the code or the call.
+  return message.replace(/^E[A-Z]+: /, "").replace(/, \w+ '.*$/, "");
+}

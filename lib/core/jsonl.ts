@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { jsonSyntaxWhere } from "../compat/py/json.ts";
-import { ConfigError } from "./errors.ts";
+import { ConfigError, fileProblem } from "./errors.ts";
 
 /** First zod issue as `<message> at <path>`. */
 export function firstIssue(error: z.ZodError): string {
@@ -37,18 +37,25 @@ export function parseJsonl<T>(text: string, path: string, schema: z.ZodType, nou
 }
 
 /**
- * Reads one JSON file checked with `schema`; unreadable, not JSON or not the format is a ConfigError
- * `Cannot load <noun> "<path>": <why>` (exit `exitCode`, else ConfigError's own).
+ * Reads one JSON file checked with `schema`: unreadable is a ConfigError `Cannot read <noun> "<path>":
+ * <why>` (no such file, ...), not JSON or not the format `Cannot load <noun> "<path>": <why>` (exit
+ * `exitCode`, else ConfigError's own).
  */
 export function loadJsonFile<T>(path: string, schema: z.ZodType<T>, noun: string, exitCode?: number): T {
-  const fail = (why: string, cause?: unknown) =>
-    new ConfigError(`Cannot load ${noun} "${path}": ${why}`, {
+  const fail = (why: string, cause?: unknown, verb = "load") =>
+    new ConfigError(`Cannot ${verb} ${noun} "${path}": ${why}`, {
       ...(cause !== undefined ? { cause } : {}),
       ...(exitCode !== undefined ? { exitCode } : {}),
     });
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw fail(fileProblem(error), error, "read");
+  }
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, "utf8"));
+    data = JSON.parse(text);
   } catch (error) {
     throw fail((error as Error).message, error);
   }

@@ -42,11 +42,19 @@ export const LINT_ARGS = {
   json: { type: "boolean", description: "print one JSON object instead of lines" },
 } as const satisfies ArgsDef;
 
-/** `gh-shim lint CASSETTE [--json]`: exit 0 clean, 1 findings. */
+/**
+ * `gh-shim lint CASSETTE [--json]`: exit 0 clean, 1 findings. The text ends with one line either way,
+ * as `grade lint`'s does: `✓ lint passed: FILE` or `✗ lint failed: N finding(s) in FILE`.
+ */
 export async function lintCmd(args: ParsedArgs<typeof LINT_ARGS>): Promise<number> {
   const { lintCassetteFile } = await import("./shim/lint.ts");
   const r = lintCassetteFile(args.cassette, { json: args.json });
-  process.stdout.write(r.output);
+  const n = r.output.split("\n").length - 1;
+  const last =
+    r.exitCode === 0
+      ? `✓ lint passed: ${args.cassette}`
+      : `✗ lint failed: ${n} finding(s) in ${args.cassette}`;
+  process.stdout.write(args.json ? r.output : `${r.output}${last}\n`);
   return r.exitCode;
 }
 

@@ -38,7 +38,7 @@ export function findCases(args: string[]): string[] {
   const out: string[] = [];
   for (const arg of args) {
     const abs = resolve(arg);
-    if (!existsSync(abs)) throw new UsageError(`Cannot find case directory "${arg}"`);
+    if (!existsSync(abs)) throw new UsageError(`Cannot read case directory "${arg}": no such directory`);
     if (!isDir(abs) || existsSync(join(abs, "case.json")) || existsSync(join(abs, "subject.sh"))) {
       out.push(abs);
       continue;

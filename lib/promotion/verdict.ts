@@ -12,7 +12,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { pyRepr } from "../compat/py/repr.ts";
 import { isPyDict } from "../compat/py/value.ts";
 import { ConfinedPathError, openConfined } from "../core/confined.ts";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, fileProblem } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/fsx.ts";
 import { sha256FileSync, sha256Hex } from "../core/hash.ts";
 import { type Interval, sampleSizeTwoProportions, wilson } from "../stats/index.ts";
@@ -105,7 +105,14 @@ function readProvenance(runDir: string): { path: string; prov: Provenance } {
   try {
     closeSync(openConfined(runDir, "provenance.json").fd); // never parse what a link points at
   } catch (error) {
-    if (!(error instanceof ConfinedPathError)) throw error;
+    // The run directory itself is not there (or not a directory): an input problem (3), not exit 4.
+    if (!(error instanceof ConfinedPathError))
+      throw new ConfigError(
+        `Cannot read promotion run "${resolve(runDir)}": ${fileProblem(error, "directory")}`,
+        {
+          cause: error,
+        },
+      );
     if (error.reason !== "missing")
       throw new ConfigError(`Cannot read provenance "${path}": ${error.message}`);
   }

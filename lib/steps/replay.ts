@@ -5,7 +5,7 @@
 // errored call fails its case. Loading the suite, the scorecard and printing live elsewhere.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, fileProblem } from "../core/errors.ts";
 import { callModel, type Endpoint } from "../wire/call.ts";
 import { type Answer, protocol, type WireRequest } from "../wire/index.ts";
 import { loadStepCase, type StepCase } from "./case.ts";
@@ -43,7 +43,9 @@ export function loadSuite(dir: string): StepCase[] {
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".json"));
   } catch (error) {
-    throw new ConfigError(`Cannot read step suite "${dir}": ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(`Cannot read step suite "${dir}": ${fileProblem(error, "directory")}`, {
+      cause: error,
+    });
   }
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (names.length === 0) throw new ConfigError(`Cannot load step suite "${dir}": no *.json case files`);

@@ -165,7 +165,7 @@ export function suiteJsonSchema(): unknown {
 export function loadSuite(path: string, opts: { tasksDir?: string } = {}): Suite {
   const abs = resolve(path);
   const dir = dirname(abs);
-  const src = readYaml(abs, STRING_KEYS);
+  const src = readYaml(abs, STRING_KEYS, "suite");
   const raw = src.data as Record<string, unknown> | undefined;
   const owner = typeof raw?.name === "string" && raw.name !== "" ? `suite ${raw.name}` : "suite";
   const file = parseWith(src, SuiteFile, owner);

@@ -120,7 +120,7 @@ export function checkRepo(repo: string): string | null {
  */
 export function loadTask(dir: string): Task {
   const abs = resolve(dir);
-  const src = readYaml(join(abs, "task.yaml"), STRING_KEYS);
+  const src = readYaml(join(abs, "task.yaml"), STRING_KEYS, "task");
   const raw = src.data as Record<string, unknown> | undefined;
   const owner = typeof raw?.id === "string" && raw.id !== "" ? `task ${raw.id}` : "task";
   const file = parseWith(src, TaskFile, owner);

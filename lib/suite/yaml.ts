@@ -7,7 +7,7 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { type Document, isMap, isPair, isScalar, LineCounter, type Node, parseDocument, visit } from "yaml";
 import type { z } from "zod";
 import { ConfinedPathError } from "../core/confined.ts";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, fileProblem } from "../core/errors.ts";
 import { CONFIG, inputProblem, readInputBytes } from "./input.ts";
 
 /** A parsed YAML file: plain data plus what is needed to point at a line. */
@@ -22,25 +22,26 @@ export interface YamlSource {
  * Reads and parses `path`. `stringKeys` are dotted key paths (sequence indices left out, e.g.
  * "variants.version") whose plain scalars stay strings. A null value counts as an absent key.
  */
-export function readYaml(path: string, stringKeys: ReadonlySet<string>): YamlSource {
+export function readYaml(path: string, stringKeys: ReadonlySet<string>, what = "file"): YamlSource {
   let bytes: Buffer;
   try {
     // A regular file only (a FIFO is refused without blocking), capped: ./input.ts.
     bytes = readInputBytes(path, CONFIG);
   } catch (error) {
+    // The one line every tool gives an input it cannot read (`Cannot read suite "x.yaml": no such file`).
     const code = (error as NodeJS.ErrnoException).code;
     const reason = error instanceof ConfinedPathError ? error.reason : undefined;
-    if (reason === "missing" || code === "ENOENT" || code === "ENOTDIR")
-      throw new ConfigError(`${path}: no such file`);
-    if (reason === "not-regular") throw new ConfigError(`${path}: not a file`);
-    if (reason !== undefined) throw new ConfigError(`${path}: ${inputProblem(error, CONFIG.maxBytes)}`);
-    throw new ConfigError(`${path}: cannot read: ${code ?? (error as Error).message}`);
+    const cannot = (why: string) =>
+      new ConfigError(`Cannot read ${what} "${path}": ${why}`, { cause: error });
+    if (reason === "missing" || code === "ENOENT" || code === "ENOTDIR") throw cannot("no such file");
+    if (reason === "not-regular") throw cannot("not a file");
+    throw cannot(reason !== undefined ? inputProblem(error, CONFIG.maxBytes) : fileProblem(error));
   }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new ConfigError(`${path}: not valid UTF-8`);
+    throw new ConfigError(`Cannot read ${what} "${path}": not valid UTF-8`);
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: false });

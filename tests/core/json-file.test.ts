@@ -17,7 +17,7 @@ test.each<{ name: string; text: string | null; exitCode?: number; want: unknown 
     name: "a missing file, the caller's exit code",
     text: null,
     exitCode: 2,
-    want: { exit: 2, message: /^Cannot load doc "<F>": ENOENT: no such file or directory/ },
+    want: { exit: 2, message: 'Cannot read doc "<F>": no such file' },
   },
   {
     name: "not JSON",

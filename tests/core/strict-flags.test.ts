@@ -208,7 +208,7 @@ const MISSPELT: Row[] = [
     // run-eval's words are case directories; only a first word new, merge or compare is a subcommand.
     path: "run-eval",
     argv: ["nwe"],
-    expected: refused('Cannot find case directory "nwe"'),
+    expected: refused('Cannot read case directory "nwe": no such directory'),
   },
   {
     path: "gh-shim",
@@ -229,7 +229,11 @@ const MISSPELT: Row[] = [
     // suite takes a word of its own (the suite file): a misspelt `merge` is a suite file not found.
     path: "agent-eval suite",
     argv: ["suite", "mrege", "s.jsonl"],
-    expected: { exitCode: 1, stdout: "", stderr: `error: ${join(process.cwd(), "mrege")}: no such file\n` },
+    expected: {
+      exitCode: 1,
+      stdout: "",
+      stderr: `error: Cannot read suite "${join(process.cwd(), "mrege")}": no such file\n`,
+    },
   },
   {
     path: "agent-eval tasks",

@@ -202,9 +202,10 @@ describe("entry points", () => {
       json: await lint("bad.json", "--json"),
       missing: await lint("nope.json"),
     }).toEqual({
-      ok: { stdout: "", stderr: "", exitCode: 0 },
+      // issue 26: a clean cassette says so, as grade lint does.
+      ok: { stdout: `✓ lint passed: ${join(dir.path, "ok.json")}\n`, stderr: "", exitCode: 0 },
       bad: {
-        stdout: `${join(dir.path, "bad.json")}: calls[0].argv: error [needs-json] "pr list" without --json is refused (exit 2) before any lookup; this entry never matches: add --json <fields>\n`,
+        stdout: `${join(dir.path, "bad.json")}: calls[0].argv: error [needs-json] "pr list" without --json is refused (exit 2) before any lookup; this entry never matches: add --json <fields>\n✗ lint failed: 1 finding(s) in ${join(dir.path, "bad.json")}\n`,
         stderr: "",
         exitCode: 1,
       },
@@ -228,7 +229,7 @@ describe("entry points", () => {
       },
       missing: {
         stdout: "",
-        stderr: `✗ Cannot read cassette "${join(dir.path, "nope.json")}": ENOENT\n`,
+        stderr: `✗ Cannot read cassette "${join(dir.path, "nope.json")}": no such file\n`,
         exitCode: 2,
       },
     });

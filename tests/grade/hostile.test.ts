@@ -84,7 +84,7 @@ const rows: { name: string; tool: GradeHandler; a: Record<string, unknown>; want
     name: "idd-lint: FIFO",
     tool: iddLintTool,
     a: { args: ["issue", "OUT/fifo"] },
-    want: { got: 2, output: [`✗ cannot read ${out}/fifo: refused, not a regular file`] },
+    want: { got: 2, output: [`✗ Cannot read file "${out}/fifo": refused, not a regular file`] },
   },
   {
     name: "idd-lint: sparse 2 GiB",
@@ -93,7 +93,7 @@ const rows: { name: string; tool: GradeHandler; a: Record<string, unknown>; want
     want: {
       got: 2,
       output: [
-        `✗ cannot read ${out}/big: refused, larger than the size cap (${2 ** 31} bytes, cap ${MAX_FILE_BYTES})`,
+        `✗ Cannot read file "${out}/big": refused, larger than the size cap (${2 ** 31} bytes, cap ${MAX_FILE_BYTES})`,
       ],
     },
   },

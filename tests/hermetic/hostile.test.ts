@@ -99,7 +99,7 @@ describe("a run whose subjects attack the runner", () => {
         code: 1,
         stage: "grade",
         why: [
-          "│ ✗ cannot read <W>/out/issue.md: refused, not a regular file",
+          '│ ✗ Cannot read file "<W>/out/issue.md": refused, not a regular file',
           "✗ issue (want exit 0, got 2)",
           "✗ grade failed: 0 passed, 1 failed",
           "✗ eval failed: fifo-idd",

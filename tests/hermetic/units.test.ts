@@ -107,7 +107,7 @@ describe("many cases", () => {
       "a/zero",
     ]);
     expect(rel(findCases([join(dir.path, "empty")]))).toEqual(["empty"]);
-    expect(() => findCases([join(dir.path, "nope")])).toThrow(/Cannot find case directory/);
+    expect(() => findCases([join(dir.path, "nope")])).toThrow(/Cannot read case directory/);
   });
 
   test("pool keeps order and never runs more than N at once", async () => {

@@ -144,7 +144,7 @@ const refusals: Array<{ name: string; args: unknown; error: RegExp }> = [
     error: /^read scorecard: a symbolic link where a file or directory was expected$/,
   },
   { name: "not .json", args: { path: "../data/sc.txt" }, error: /^scorecard must be a \.json file/ },
-  { name: "missing file", args: { path: "../data/none.json" }, error: /^read scorecard: ENOENT$/ },
+  { name: "missing file", args: { path: "../data/none.json" }, error: /^read scorecard: no such file$/ },
   {
     name: "bad JSON",
     args: { path: "../data/broken.json" },
@@ -358,7 +358,7 @@ test("a directory swapped for a link out of the root never yields outside conten
   const outcomes = new Set(results.map((x) => (x.isError ? textOf(x) : JSON.stringify(x.structuredContent))));
   const allowed = [
     JSON.stringify({ scorecard: { where: "inside" } }),
-    "read scorecard: ENOENT",
+    "read scorecard: no such file",
     "read scorecard: a symbolic link where a file or directory was expected",
     "read scorecard: a path component is not a directory", // the link swapped back between two checks
   ];

@@ -76,7 +76,7 @@ describe("bad command lines: exit 1, one `error:` line, nothing on stdout", () =
     {
       name: "missing suite file",
       args: ["/nonexistent/s.yaml"],
-      stderr: "error: /nonexistent/s.yaml: no such file\n",
+      stderr: 'error: Cannot read suite "/nonexistent/s.yaml": no such file\n',
     },
     {
       name: "the model key is not set",

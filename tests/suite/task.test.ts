@@ -109,7 +109,7 @@ describe("loadTask refuses a bad task with one line: file, line:column, task, wh
       body: "id: t\nprompt: p\ncheck: c\n",
       message: "<T>/task.yaml:1:1: task t: repo is required",
     },
-    { name: "missing task file", body: null, message: "<T>/task.yaml: no such file" },
+    { name: "missing task file", body: null, message: 'Cannot read task "<T>/task.yaml": no such file' },
     {
       name: "unknown YAML key",
       body: `${GOOD}bogus: 1\n`,
@@ -227,7 +227,9 @@ describe("loadTask refuses a bad task with one line: file, line:column, task, wh
   test("not UTF-8", () => {
     using tmp = tempDir("task");
     writeFileSync(join(tmp.path, "task.yaml"), Buffer.from([0x69, 0x64, 0x3a, 0x20, 0xff, 0x0a]));
-    expect(configOutcome(() => loadTask(tmp.path), tmp.path)).toEqual("<T>/task.yaml: not valid UTF-8");
+    expect(configOutcome(() => loadTask(tmp.path), tmp.path)).toEqual(
+      'Cannot read task "<T>/task.yaml": not valid UTF-8',
+    );
   });
 });
 

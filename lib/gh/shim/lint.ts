@@ -11,7 +11,7 @@
 // wrong field types. Any finding is exit 1.
 import { readFileSync } from "node:fs";
 import { pyStr } from "../../compat/py/repr.ts";
-import { UsageError } from "../../core/errors.ts";
+import { fileProblem, UsageError } from "../../core/errors.ts";
 import { argvKey, hasJsonFlag, isDataCommand, toCall } from "../cassette.ts";
 import { CassetteEntry } from "../cassette-schema.ts";
 
@@ -202,8 +202,7 @@ export function lintCassetteFile(
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`Cannot read cassette "${file}": ${reason}`, { cause: error });
+    throw new UsageError(`Cannot read cassette "${file}": ${fileProblem(error)}`, { cause: error });
   }
   let text: string;
   try {

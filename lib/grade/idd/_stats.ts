@@ -6,6 +6,7 @@ import { parsePyJson } from "../../compat/py/json.ts";
 import { pyRound } from "../../compat/py/repr.ts";
 import { D, splitlines, strip, universalNewlines } from "../../compat/py/text.ts";
 import { isPyDict, num, PyFloat, type PyNum, type PyValue } from "../../compat/py/value.ts";
+import { fileProblem } from "../../core/errors.ts";
 import { run } from "../../core/proc.ts";
 
 /** A parsed JSON object. */
@@ -62,7 +63,7 @@ export function readRows(path: string, stripLines: boolean): Dict[] | null {
     );
   } catch (error) {
     throw new StatsReadError(
-      `cannot read ${path}: ${error instanceof TypeError ? "not valid UTF-8" : String(error)}`,
+      `Cannot read run log "${path}": ${error instanceof TypeError ? "not valid UTF-8" : fileProblem(error)}`,
     );
   }
   const rows: Dict[] = [];

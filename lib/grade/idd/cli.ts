@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { ArgvError, type OptionDef, type Parsed, parseArgv } from "../../compat/py/argparse.ts";
 import { splitlines, strip, universalNewlines } from "../../compat/py/text.ts";
 import { ConfinedPathError } from "../../core/confined.ts";
-import { messageOf } from "../../core/errors.ts";
+import { fileProblem, messageOf } from "../../core/errors.ts";
 import { run } from "../../core/proc.ts";
 import { lintBranch } from "./branch.ts";
 import { lintCommit } from "./commit.ts";
@@ -220,15 +220,13 @@ function readInput(file: string | undefined, io: LintIo): string {
   try {
     bytes = Buffer.from((io.readFile ?? readFileSync)(resolve(io.cwd, file)));
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    if (e instanceof ConfinedPathError) throw new Exit2(`cannot read ${file}: ${refusedWhy(e)}`);
-    throw new Exit2(
-      `cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.code === "EISDIR" ? "is a directory" : messageOf(e)}`,
-    );
+    // The one line every tool gives a file it cannot read (`Cannot read file "x.md": no such file`).
+    const why = error instanceof ConfinedPathError ? refusedWhy(error) : fileProblem(error);
+    throw new Exit2(`Cannot read file "${file}": ${why}`);
   }
   try {
     return universalNewlines(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
   } catch {
-    throw new Exit2(`cannot read ${file}: not valid UTF-8`);
+    throw new Exit2(`Cannot read file "${file}": not valid UTF-8`);
   }
 }

@@ -126,7 +126,7 @@ const RUBRIC_STRING_KEYS: ReadonlySet<string> = new Set([
  * name that is empty or repeated.
  */
 export function loadRubric(path: string): Rubric {
-  const src = readYaml(path, RUBRIC_STRING_KEYS);
+  const src = readYaml(path, RUBRIC_STRING_KEYS, "rubric");
   const raw = src.data as Record<string, unknown> | undefined;
   const owner = typeof raw?.id === "string" && raw.id !== "" ? `rubric ${raw.id}` : "rubric";
   const file = parseWith(src, RubricFile, owner);

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { ConfigError, messageOf } from "../../core/errors.ts";
+import { ConfigError, fileProblem, messageOf } from "../../core/errors.ts";
 import { type Script, type Step, shellCall, text, toolCalls } from "./steps.ts";
 
 const count = z.number().int().min(0);
@@ -83,14 +83,19 @@ function where(path: readonly PropertyKey[]): string {
 
 /** Reads and checks a replies file (`.json`, else YAML); one ConfigError line naming file, field, expectation. */
 export function loadMockScript(path: string): MockScriptFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read replies "${path}": ${fileProblem(error)}`, { cause: error });
+  }
   let data: unknown;
   try {
-    const text = readFileSync(path, "utf8");
     data = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : messageOf(error).split("\n")[0];
-    throw new ConfigError(`Cannot load replies "${path}": ${why}`, { cause: error });
+    throw new ConfigError(`Cannot load replies "${path}": ${messageOf(error).split("\n")[0]}`, {
+      cause: error,
+    });
   }
   const r = MockScriptFile.safeParse(data);
   if (!r.success) {

@@ -157,13 +157,21 @@ describe("runIddLint refusals (exit 2)", () => {
       argv: ["commit"],
       stderr: "✗ no commit messages given (pass MSG arguments or --range)\n",
     },
-    { name: "nonexistent FILE", argv: ["issue", "nope.md"], stderr: "✗ cannot read nope.md: no such file\n" },
+    {
+      name: "nonexistent FILE",
+      argv: ["issue", "nope.md"],
+      stderr: '✗ Cannot read file "nope.md": no such file\n',
+    },
     {
       name: "nonexistent PR FILE",
       argv: ["pr", "missing/pr.md"],
-      stderr: "✗ cannot read missing/pr.md: no such file\n",
+      stderr: '✗ Cannot read file "missing/pr.md": no such file\n',
     },
-    { name: "FILE is a directory", argv: ["issue", "."], stderr: "✗ cannot read .: is a directory\n" },
+    {
+      name: "FILE is a directory",
+      argv: ["issue", "."],
+      stderr: '✗ Cannot read file ".": a directory, not a file\n',
+    },
   ];
   for (const c of cases) {
     test(c.name, async () =>
@@ -177,7 +185,7 @@ describe("runIddLint refusals (exit 2)", () => {
     expect(await runIddLint(["issue", "bad.md"], { cwd: dir.path })).toEqual({
       exitCode: 2,
       stdout: "",
-      stderr: "✗ cannot read bad.md: not valid UTF-8\n",
+      stderr: '✗ Cannot read file "bad.md": not valid UTF-8\n',
     });
   });
 

@@ -153,7 +153,7 @@ describe("idd-lint stats (local)", () => {
     const bad = await runIddLint(["stats", "--no-github"], { cwd: dir.path });
     expect([
       bad.exitCode,
-      bad.stderr.startsWith("✗ cannot read "),
+      bad.stderr.startsWith("✗ Cannot read run log "),
       bad.stderr.endsWith(": not valid UTF-8\n"),
     ]).toEqual([2, true, true]);
     expect((await runIddLint(["stats", "--limit", "x"], { cwd: dir.path })).stderr).toEqual(

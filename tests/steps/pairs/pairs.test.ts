@@ -80,7 +80,7 @@ describe("key files", () => {
   test("a missing key file names the file and not its contents", () => {
     expect(caught(() => loadPairKey("/nonexistent/k"))).toEqual({
       type: "ConfigError",
-      message: 'Cannot read pair key "/nonexistent/k": ENOENT',
+      message: 'Cannot read pair key "/nonexistent/k": no such file',
     });
   });
 });
@@ -196,7 +196,7 @@ describe("reading", () => {
   test("a missing store is a ConfigError naming it", () => {
     expect(caught(() => [...readPairs("/nonexistent/p.jsonl")])).toEqual({
       type: "ConfigError",
-      message: 'Cannot read pair store "/nonexistent/p.jsonl": ENOENT',
+      message: 'Cannot read pair store "/nonexistent/p.jsonl": no such file',
     });
   });
 });

@@ -130,7 +130,7 @@ describe("agent-eval plan --suite through the entry", () => {
       [misspelt.exitCode, misspelt.json],
     ]).toEqual([
       [0, "any-agent", 5],
-      [3, { error: "/nonexistent/s.yaml: no such file", exit: 3 }],
+      [3, { error: 'Cannot read suite "/nonexistent/s.yaml": no such file', exit: 3 }],
       [2, { error: "plan: give --suite SUITE.yaml or --scorecard FILE, not both", exit: 2 }],
       [
         2,

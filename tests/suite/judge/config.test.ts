@@ -147,7 +147,7 @@ describe("loadRubric", () => {
 
   test("refuses a missing file, naming it", () => {
     expect(() => loadRubric("/nonexistent/rubric.yaml")).toThrow(
-      new ConfigError("/nonexistent/rubric.yaml: no such file"),
+      new ConfigError('Cannot read rubric "/nonexistent/rubric.yaml": no such file'),
     );
   });
 });

@@ -168,7 +168,7 @@ describe("refused before anything listens: one line, exit 2, nothing on stdout",
       name: "a missing file",
       file: null,
       args: ["--replies", "<T>/nope.yaml"],
-      line: '✗ Cannot load replies "<T>/nope.yaml": no such file',
+      line: '✗ Cannot read replies "<T>/nope.yaml": no such file',
     },
     {
       name: "invalid YAML",
