@@ -4,7 +4,7 @@
 // provider-id paths). A clean value (the common case) is walked once with no allocation per node;
 // only a survivor's path is spelled out. Any survivor is a RedactionError: nothing may be written.
 import { ToolError } from "../core/errors.ts";
-import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, type Where } from "./fields.ts";
+import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, pairedSecret, type Where } from "./fields.ts";
 import type { Detector } from "./index.ts";
 import { findStrict } from "./strict.ts";
 
@@ -75,7 +75,10 @@ export function walkFindings(
       for (const f of findStrict(k, detectors, true)) if (visit(f.detector, at)) return true;
       at.pop();
       at.push(k);
-      const u = { secret: isSecretName(k), exempt: exemptAt(where, k, value) };
+      const u = {
+        secret: isSecretName(k) || pairedSecret(value, k, under.secret === true),
+        exempt: exemptAt(where, k, value),
+      };
       if (walkFindings((value as Record<string, unknown>)[k], detectors, visit, childAt(where, k), u, at))
         return true;
       at.pop();

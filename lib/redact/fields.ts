@@ -2,6 +2,8 @@
 // secret whatever the value looks like (any depth, any case: `db_password`, `apiKey`, `auth_token`),
 // and which exact provider-id paths are exempt from the entropy rule (so the request replays). The
 // exemption is by path, not by key: an `id` or `signature` inside tool arguments is data like any other.
+// A name/value pair's value is a secret when its name is (pairedSecret).
+import { isCredentialParam } from "../wire/credential-name.ts";
 
 /** A position in a request (or a harvested case) that the two rules care about; "value" is any other. */
 export type Where =
@@ -82,12 +84,30 @@ export function itemAt(where: Where): Where {
 }
 
 const SECRET_NAME =
-  /(?:pass(?:word|wd|phrase)s?|secrets?|token|credentials?|authorization|cookies?|(?:api|access|secret|private|signing|encryption|master|account|auth|client)key)$/;
+  /(?:pass(?:word|wd|phrase)s?|secrets?|token|credentials?|authorization|cookies?|(?:api|access|secret|private|signing|encryption|master|account|auth|client|service|db|database|priv)key|(?<!by|com|sur|tres|over|under|multi|en)pass|pw|creds|contrase(?:ñ|n)a)$/;
 
 // Field names repeat across a store (role, type, text...): each is judged once per process, up to a
 // bound so a store of ever-new names cannot grow it without end.
 const SECRET_NAME_MEMO_MAX = 4096;
 const secretNameMemo = new Map<string, boolean>();
+
+const NAME_KEYS = ["name", "Name", "key", "Key"] as const;
+const VALUE_KEY = /^value$/i;
+
+/**
+ * True when `key` of `obj` is the value of a secret-named name/value pair (a Kubernetes env entry
+ * `{"name": "DB_PASSWORD", "value": ...}`, a HAR header `{"name": "X-Auth-Token", "value": ...}`,
+ * a tag `{"Key": "ApiKey", "Value": ...}`), or of any pair under a secret-named list (HAR `cookies`).
+ */
+export function pairedSecret(obj: object, key: string, underSecret: boolean): boolean {
+  if (!VALUE_KEY.test(key)) return false;
+  if (underSecret) return true;
+  for (const k of NAME_KEYS) {
+    const name = (obj as Record<string, unknown>)[k];
+    if (typeof name === "string") return isSecretName(name) || isCredentialParam(name);
+  }
+  return false;
+}
 
 /** True for a field name whose value is a credential whatever it looks like (`{"db_password": 1234}`). */
 export function isSecretName(key: string): boolean {

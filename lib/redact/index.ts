@@ -3,6 +3,8 @@
 // (lib/redact/rules.ts) and span, never the secret; text is read through normalised copies
 // (lib/redact/normalize.ts) and spans mapped back, overlaps merged. No entropy guess here: a shape
 // not in the table is not found, so callers that must not leak re-scan what they write.
+
+import { FORMS } from "./forms.ts";
 import { originalSpan, type View, viewsOf } from "./normalize.ts";
 import { type Detector, GENERIC, HINTS, VENDOR } from "./rules.ts";
 
@@ -16,7 +18,7 @@ export interface Finding {
 }
 
 /** The default detector table, most specific first (an earlier detector wins an overlap at one start). */
-export const DETECTORS: readonly Detector[] = [...VENDOR, ...GENERIC];
+export const DETECTORS: readonly Detector[] = [...VENDOR, ...GENERIC, ...FORMS];
 
 // Values that name a secret without being one, as a whole: an upper-case shell or Windows variable,
 // a ${...} / $(...) / ${{ ... }} reference, a <placeholder>, a mask, our own marker (followed only
@@ -42,7 +44,9 @@ function globalOf(pattern: RegExp): RegExp {
 export function matchAll(text: string, detectors: readonly Detector[]): (Finding & { rank: number })[] {
   const all: (Finding & { rank: number })[] = [];
   detectors.forEach((d, rank) => {
+    if (d.hint && !d.hint(text)) return;
     for (const m of text.matchAll(globalOf(d.pattern))) {
+      if (d.accept && !d.accept(m)) continue;
       const g = m.groups;
       const secret = g ? (g.secret ?? g.secret2 ?? g.secret3) : undefined;
       let start = m.index;

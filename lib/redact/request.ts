@@ -6,7 +6,7 @@
 // encrypted-reasoning paths (lib/redact/fields.ts) are exempt from the entropy rule only, so they replay.
 
 import { pathOf, RedactionError, SECRET_FIELD, secretValue, type Under, walkFindings } from "./clean.ts";
-import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, type Where } from "./fields.ts";
+import { childAt, embeddedJson, exemptAt, isSecretName, itemAt, pairedSecret, type Where } from "./fields.ts";
 import type { Detector, Finding } from "./index.ts";
 import { redactionMarker, redactWith } from "./index.ts";
 import { findStrict, STRICT_DETECTORS } from "./strict.ts";
@@ -92,7 +92,7 @@ export function redactValue(
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
       out[redactString(k, detectors, true)] = redactValue(v, detectors, childAt(where, k), {
-        secret: isSecretName(k),
+        secret: isSecretName(k) || pairedSecret(value, k, under.secret === true),
         exempt: exemptAt(where, k, value),
       });
     return out;

@@ -1,8 +1,12 @@
-// The credential shapes, written for this project after the shapes of a maintained rule set
-// (gitleaks): vendor tokens with a fixed prefix, private keys, JWTs, HTTP credentials (Authorization,
-// Cookie, Set-Cookie, curl -u, URL user:password), and secret-named assignments in env, YAML, JSON,
-// INI, URL-query and command-line form, in any letter case. The e-mail and entropy rules are
-// strict-only (lib/redact/strict.ts): gh output legitimately carries e-mail addresses and SHAs.
+// The credential shapes, written for this project after the shapes of maintained rule sets (gitleaks,
+// detect-secrets; tests/fixtures/redact/coverage.json maps their categories to these rules): vendor
+// tokens with a fixed prefix, private keys, JWTs, HTTP credentials (Authorization, Cookie, Set-Cookie,
+// curl -u, URL user:password), secret-named assignments in env, YAML, JSON, INI, URL-query and
+// command-line form, in any letter case, and credential-named URL query parameters (the model bridge's
+// rule, lib/wire/credential.ts). Values that are secrets by their place in a file format or a command
+// line are lib/redact/forms.ts. The e-mail and entropy rules are strict-only (lib/redact/strict.ts):
+// gh output legitimately carries e-mail addresses and SHAs.
+import { isCredentialParam } from "../wire/credential-name.ts";
 
 /** One kind of credential and how to recognise it. */
 export interface Detector {
@@ -10,16 +14,22 @@ export interface Detector {
   name: string;
   /** Global pattern; when it has a `secret` group only that part is the credential. */
   pattern: RegExp;
+  /** A further test of a match the pattern alone cannot make (a parameter's name by a rule). */
+  accept?: (match: RegExpMatchArray) => boolean;
+  /** A cheap test a text must pass for the pattern to be run on it at all (the literals it needs). */
+  hint?: (text: string) => boolean;
 }
 
 // A name that ends in one of these (any case, `_`, `-` or `.` between words) names a secret
 // (Authorization and Cookie have their own rules, which keep the scheme).
 const SECRET_WORDS =
-  "pass(?:word|wd|phrase)|pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|master|account|auth|client)[_.-]?key";
+  "pass(?:word|wd|phrase)|pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|master|account|auth|client|service|db|database|priv)[_.-]?key|(?<!by|com|sur|tres|over|under|multi|en)pass|pw|auth|creds|contrase(?:ñ|n)a";
+/** SECRET_WORDS and the two names whose values are credentials in a header or pair (lib/redact/forms.ts). */
+export const NAME_WORDS = `${SECRET_WORDS}|authorization|cookie`;
 // Every repetition before a literal is bounded, so no pattern is quadratic on a long run of
 // name characters (a 1 MB tool result must not stall the harvest).
 // The value: double-quoted (also inside an escaped JSON string), single-quoted, or a bare word.
-const VALUE =
+export const VALUE =
   '(?:\\\\*"(?<secret>(?:[^"\\\\\\r\\n]|\\\\[^"\\r\\n])+)\\\\*"|\'(?<secret2>[^\'\\r\\n]+)\'|(?<secret3>[^\\s"\'&;,]{3,}))';
 const UPPER_NAMES =
   "PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?";
@@ -65,6 +75,17 @@ export const VENDOR: readonly Detector[] = [
       /\b(?:dapi[a-f0-9]{32}|do[opr]_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|hv[sbr]\.[A-Za-z0-9_-]{24,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|lin_api_[A-Za-z0-9]{40}|gl(?:c|sa)_[A-Za-z0-9_+/=-]{32,}|ATATT3[A-Za-z0-9_=-]{50,}|key-[0-9a-z]{32}|dp\.pt\.[A-Za-z0-9]{40,}|NRAK-[A-Z0-9]{27}|sntrys_[A-Za-z0-9+/=_]{50,}|AGE-SECRET-KEY-1[0-9A-Z]{58}|\d{8,10}:AA[A-Za-z0-9_-]{33})/g,
   },
   { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  // JFrog Artifactory API keys and reference tokens, Discord bot tokens, Mailchimp keys, Square tokens.
+  { name: "artifactory-token", pattern: /\b(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})\b/g },
+  {
+    name: "discord-bot-token",
+    pattern: /\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b/g,
+  },
+  { name: "mailchimp-key", pattern: /\b[0-9a-f]{32}-us[0-9]{1,2}\b/g },
+  {
+    name: "square-token",
+    pattern: /\b(?:sq0atp-[0-9A-Za-z_-]{22}|sq0csp-[0-9A-Za-z_-]{43}|EAAA[A-Za-z0-9_-]{60})\b/g,
+  },
 ];
 
 /** HTTP and command-line credentials, and secret-named assignments. */
@@ -106,8 +127,23 @@ export const GENERIC: readonly Detector[] = [
       "g",
     ),
   },
+  {
+    // ?key=, &pw=, ;sig=, ?X-Amz-Signature=: a parameter whose name says it is a credential
+    name: "url-param",
+    hint: (t) => t.includes("=") && (t.includes("?") || t.includes("&") || t.includes(";")),
+    pattern: /[?&;](?<name>[A-Za-z0-9_.%[\]-]{1,64})=(?<secret>[^&#;\s"'<>\\]{1,})/g,
+    accept: (m) => isCredentialParam(decodeName(m.groups?.name ?? "")),
+  },
 ];
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
 
 /** Literals one of which every built-in rule needs (`@`: the strict e-mail rule); without any, they are skipped. */
 export const HINTS =
-  /-----begin|gh[pousr]_|github_pat_|gl[a-z]+-|gr1348941|sk-|xox|xapp-|hooks\.slack|akia|asia|abia|acca|a3t|aiza|gocspx-|ya29\.|_live_|_test_|whsec_|sk[0-9a-f]{32}|sg\.|npm_|pypi-|hf_|q~|sig=|dapi|_v1_|shp|hv[sbr]\.|pmak-|lin_api_|glc_|glsa_|atatt3|key-|dp\.pt|nrak-|sntrys_|age-secret|:aa|eyj|authorization|cookie|bearer|basic|-u|--user|:\/\/|pass|pwd|secret|token|credential|key|@/i;
+  /-----begin|gh[pousr]_|github_pat_|gl[a-z]+-|gr1348941|sk-|xox|xapp-|hooks\.slack|akia|asia|abia|acca|a3t|aiza|gocspx-|ya29\.|_live_|_test_|whsec_|sk[0-9a-f]{32}|sg\.|npm_|pypi-|hf_|q~|sig=|dapi|_v1_|shp|hv[sbr]\.|pmak-|lin_api_|glc_|glsa_|atatt3|key-|dp\.pt|nrak-|sntrys_|age-secret|:aa|eyj|authorization|cookie|bearer|basic|-u|--user|:\/\/|pass|pwd|pw|secret|token|credential|creds|key|contrase|akcp|cmvmd|sq0|eaaa|-us\d|\.[a-z0-9_-]{6}\.|[?&;][\w.%[\]-]{1,64}=|auth|sig|jwt|identified|mysql|mariadb|redis-cli|ssh-keygen|login|sqlcmd|bcp|sql|zip|7z|mongo|smb|@/i;

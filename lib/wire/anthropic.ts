@@ -32,6 +32,17 @@ import {
   WireError,
   type WireRequest,
 } from "./common.ts";
+import {
+  contentText,
+  type Reply,
+  replyDocument,
+  replyFrom,
+  type Said,
+  type SaidResult,
+  said,
+  type Tokens,
+  tokenCount,
+} from "./reading.ts";
 
 const Block = z.looseObject({ type: z.string() });
 const Message = z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(Block)]) });
@@ -302,4 +313,77 @@ export function lastTurn(items: readonly unknown[]): { at: number; calls: RawCal
     false,
     (turn) => callsIn((turn[0] as Record<string, unknown>).content),
   );
+}
+
+/** Tokens of a Messages usage object: input_tokens excludes the cache's reads and writes, added here. */
+export function tokensOf(usage: unknown): Tokens | undefined {
+  if (!isRecord(usage)) return undefined;
+  const cacheRead = tokenCount(usage.cache_read_input_tokens);
+  const cacheWrite = tokenCount(usage.cache_creation_input_tokens);
+  return {
+    input: tokenCount(usage.input_tokens) + cacheRead + cacheWrite,
+    output: tokenCount(usage.output_tokens),
+    cacheRead,
+    cacheWrite,
+    reasoning: 0,
+  };
+}
+
+/** The tool_use blocks as calls with their ids, malformed input kept visible. */
+function useCalls(blocks: Record<string, unknown>[]): Reply["calls"] {
+  return blocks
+    .filter((b) => b.type === "tool_use")
+    .map((b) => ({ ...rawCall(b.name, b.input), ...(typeof b.id === "string" ? { id: b.id } : {}) }));
+}
+
+/** What a reply (a message, or its SSE stream) said and used; a message read back from `parseSse` for a stream. */
+export function replyOf(msg: unknown): Reply {
+  const body = isRecord(msg) ? msg : {};
+  const content = Array.isArray(body.content) ? body.content.filter(isRecord) : [];
+  return replyFrom({
+    model: body.model,
+    tokens: tokensOf(body.usage),
+    text: content
+      .flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : []))
+      .join("\n"),
+    calls: useCalls(content),
+    stop: body.stop_reason,
+  });
+}
+
+/** Reads a reply body as it came over the wire (JSON or SSE); throws WireError when it is neither. */
+export function readReply(body: Uint8Array): Reply {
+  return replyOf(replyDocument(body, "Anthropic", parseSse));
+}
+
+/** One message's entries: its text, tool_use calls and tool_result results. */
+function saidOf(role: Said["role"], content: unknown): Said[] {
+  if (!Array.isArray(content)) return said({ role, text: contentText(content) });
+  const blocks = content.filter(isRecord);
+  const results: SaidResult[] = blocks
+    .filter((b) => b.type === "tool_result")
+    .map((b) => ({
+      id: String(b.tool_use_id ?? ""),
+      text: contentText(b.content),
+      ...(b.is_error === true ? { isError: true } : {}),
+    }));
+  return said({
+    role: results.length > 0 && role === "user" ? "tool" : role,
+    text: contentText(
+      blocks.filter((b) => b.type !== "tool_use" && b.type !== "tool_result" && b.type !== "thinking"),
+    ),
+    calls: useCalls(blocks),
+    results,
+  });
+}
+
+/** The conversation a request carries: its system text, then each message (roles as sent, tool results as "tool"). */
+export function readConversation(body: Record<string, unknown>): Said[] {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
+  return [
+    ...(body.system !== undefined ? saidOf("system", body.system) : []),
+    ...messages.flatMap((m) =>
+      saidOf(m.role === "assistant" ? "assistant" : m.role === "system" ? "system" : "user", m.content),
+    ),
+  ];
 }

@@ -26,6 +26,7 @@ import {
   WireError,
   type WireRequest,
 } from "./common.ts";
+import type { Reply } from "./reading.ts";
 import { type AwsCredentials, awsEscape, regionOfUrl, signV4 } from "./sigv4.ts";
 
 /** The InvokeModel request body, lenient: unknown fields pass through untouched. */
@@ -285,3 +286,12 @@ export function buildRequest(request: Record<string, unknown>, route: Route): Wi
     authorize,
   );
 }
+
+/** Reads a reply body as it came over the wire: an InvokeModel JSON body or its binary event-stream. */
+export function readReply(body: Uint8Array): Reply {
+  const first = body.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
+  return first === 0x7b ? anthropic.readReply(body) : anthropic.replyOf(parseEventStream(body));
+}
+
+/** The conversation an InvokeModel body carries: as Anthropic Messages. */
+export const readConversation = anthropic.readConversation;

@@ -9,6 +9,7 @@
 // that protocol's `authorize`); and the placeholder an agent is given in place of the key. Pure: it
 // reads no environment and holds no secret.
 import { AUTH_HEADERS } from "../core/http.ts";
+import { isCredentialParam, namesCredential } from "./credential-name.ts";
 import type { WireName } from "./index.ts";
 
 /**
@@ -27,6 +28,8 @@ export interface Credential {
   region?: string;
 }
 
+export { isCredentialParam };
+
 /** Headers that carry a credential or a signature's parts in any protocol (lower case). */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
   ...AUTH_HEADERS,
@@ -34,45 +37,12 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
   "x-amz-content-sha256",
 ]);
 
-// The rule on a header's or parameter's name, split into words (`-`, `_`, `.`, camelCase): a word
-// that names a credential anywhere in it (x-auth-user, x-goog-iap-jwt-assertion), or a last word that
-// names a key or a password (x-portkey-virtual-key, db_pass; key_id and keys are not). A list of
-// names would miss the next gateway's header.
-const CREDENTIAL_WORD =
-  /^(?:auth|authn|authz|authorization|authentication|token|secret|password|passwd|passphrase|pwd|credentials?|creds|cookie|jwt|apikey|signature|bearer)$/;
-const CREDENTIAL_LAST = /^(?:key|pass|pw|sig)$/;
-/** Names whose last word is "key" without naming a credential. */
-const NOT_CREDENTIAL: ReadonlySet<string> = new Set(["idempotency-key"]);
-
-/** The lower-case words of a name: `X-Portkey-API-Key` and `xPortkeyApiKey` alike. */
-function wordsOf(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== "");
-}
-
-function namesCredential(name: string): boolean {
-  const words = wordsOf(name);
-  if (words.length === 0 || NOT_CREDENTIAL.has(words.join("-"))) return false;
-  return (
-    words.some((w) => CREDENTIAL_WORD.test(w)) || CREDENTIAL_LAST.test(words[words.length - 1] as string)
-  );
-}
-
 /**
  * Whether a header carries a credential: the registry's own (CREDENTIAL_HEADERS, SigV4's date and
  * body hash among them) and any other its name says does (x-litellm-api-key, helicone-auth).
  */
 export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase()) || namesCredential(name);
-}
-
-/** Whether a query parameter's name says it carries a credential; every `x-amz-*` one too (a presigned URL). */
-export function isCredentialParam(name: string): boolean {
-  return name.toLowerCase().startsWith("x-amz-") || namesCredential(name);
 }
 
 /** `headers` without any credential header (isCredentialHeader); the rest as given. */

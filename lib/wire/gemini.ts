@@ -31,6 +31,16 @@ import {
   WireError,
   type WireRequest,
 } from "./common.ts";
+import {
+  contentText,
+  type Reply,
+  replyDocument,
+  replyFrom,
+  type Said,
+  said,
+  type Tokens,
+  tokenCount,
+} from "./reading.ts";
 import { awsEscape } from "./sigv4.ts";
 
 const Part = z.looseObject({});
@@ -308,4 +318,83 @@ export function lastTurn(items: readonly unknown[]): { at: number; calls: RawCal
     false,
     (turn) => callsIn((turn[0] as Record<string, unknown>).parts),
   );
+}
+
+/** Tokens of a usageMetadata object: the prompt counts the cached part; thoughts come on top of candidates. */
+export function tokensOf(usage: unknown): Tokens | undefined {
+  if (!isRecord(usage)) return undefined;
+  const reasoning = tokenCount(usage.thoughtsTokenCount);
+  return {
+    input: tokenCount(usage.promptTokenCount) + tokenCount(usage.toolUsePromptTokenCount),
+    output: tokenCount(usage.candidatesTokenCount) + reasoning,
+    cacheRead: tokenCount(usage.cachedContentTokenCount),
+    cacheWrite: 0,
+    reasoning,
+  };
+}
+
+/** Reads a reply body as it came over the wire: one response, a JSON array of chunks, or SSE chunks. */
+export function readReply(body: Uint8Array): Reply {
+  const doc = replyDocument(body, "Gemini", parseSse);
+  // streamGenerateContent without alt=sse answers a JSON array of the chunks.
+  const resp = Array.isArray(doc) ? parseSse(doc.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")) : doc;
+  const r = isRecord(resp) ? resp : {};
+  const cand = firstCandidate(r) ?? {};
+  const content = isRecord(cand.content) ? cand.content : {};
+  const parts = Array.isArray(content.parts) ? content.parts.filter(isRecord) : [];
+  return replyFrom({
+    model: r.modelVersion,
+    tokens: tokensOf(r.usageMetadata),
+    // A stream's chunks split one text into parts: they read joined.
+    text: parts.flatMap((p) => (typeof p.text === "string" && p.thought !== true ? [p.text] : [])).join(""),
+    calls: partCalls(parts),
+    stop: cand.finishReason,
+  });
+}
+
+/** The functionCall parts with their ids (when the model gave one). */
+function partCalls(parts: Record<string, unknown>[]): Reply["calls"] {
+  return parts.flatMap((p) => {
+    const fc = p.functionCall;
+    if (!isRecord(fc)) return [];
+    return [{ ...rawCall(fc.name, fc.args), ...(typeof fc.id === "string" ? { id: fc.id } : {}) }];
+  });
+}
+
+/** One content's entry: its text (thoughts left out), calls, and functionResponse parts as tool results. */
+function contentSaid(c: Record<string, unknown>, role: Said["role"]): Said[] {
+  const parts = Array.isArray(c.parts) ? c.parts.filter(isRecord) : [];
+  const results = parts.flatMap((p) => {
+    const fr = p.functionResponse;
+    if (!isRecord(fr)) return [];
+    return [
+      {
+        ...(typeof fr.id === "string" ? { id: fr.id } : {}),
+        name: String(fr.name ?? ""),
+        text: contentText(
+          isRecord(fr.response) && "output" in fr.response ? fr.response.output : fr.response,
+        ),
+        ...(isRecord(fr.response) && "error" in fr.response ? { isError: true } : {}),
+      },
+    ];
+  });
+  const text = parts
+    .flatMap((p) => (typeof p.text === "string" && p.thought !== true ? [p.text] : []))
+    .join("\n");
+  return said({
+    role: results.length > 0 && role === "user" ? "tool" : role,
+    text,
+    calls: partCalls(parts),
+    results,
+  });
+}
+
+/** The conversation a request carries: its systemInstruction, then each content ("model" as assistant). */
+export function readConversation(body: Record<string, unknown>): Said[] {
+  const system = isRecord(body.systemInstruction) ? body.systemInstruction : undefined;
+  const contents = Array.isArray(body.contents) ? body.contents.filter(isRecord) : [];
+  return [
+    ...(system ? contentSaid(system, "system") : []),
+    ...contents.flatMap((c) => contentSaid(c, c.role === "model" ? "assistant" : "user")),
+  ];
 }

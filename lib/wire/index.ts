@@ -20,9 +20,11 @@ import type {
   WireRequest,
 } from "./common.ts";
 import * as gemini from "./gemini.ts";
+import type { Reply, Said } from "./reading.ts";
 import * as responses from "./responses.ts";
 
 export * from "./common.ts";
+export * from "./reading.ts";
 export { anthropic, bedrock, gemini, responses };
 
 /** The four protocols by name, in the order the step case schema lists them. */
@@ -64,6 +66,9 @@ export interface WireProtocol {
   armAction(reply: Record<string, unknown>): ArmAction;
   conversationKey: "messages" | "input" | "contents";
   lastTurn(items: readonly unknown[]): { at: number; calls: RawCall[] } | undefined;
+  /** Reading forwarded traffic (the suite's meter and transcripts): a reply body as sent, a request's conversation. */
+  readReply(body: Uint8Array): Reply;
+  readConversation(body: Record<string, unknown>): Said[];
 }
 
 const REGISTRY: Record<WireName, WireProtocol> = { anthropic, bedrock, responses, gemini };

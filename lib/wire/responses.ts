@@ -32,6 +32,16 @@ import {
   WireError,
   type WireRequest,
 } from "./common.ts";
+import {
+  contentText,
+  type Reply,
+  replyDocument,
+  replyFrom,
+  type Said,
+  said,
+  type Tokens,
+  tokenCount,
+} from "./reading.ts";
 
 const Item = z.looseObject({ type: z.string().optional() });
 const Tool = z.looseObject({
@@ -300,4 +310,67 @@ const isModelItem = (item: unknown): boolean =>
 /** The last model turn (several items: reasoning, calls, a message): where it starts and what it called. */
 export function lastTurn(items: readonly unknown[]): { at: number; calls: RawCall[] } | undefined {
   return lastTurnOf(items, isModelItem, true, callsIn);
+}
+
+/** Tokens of a Responses usage object (input_tokens counts the cached ones, output_tokens the reasoning). */
+export function tokensOf(usage: unknown): Tokens | undefined {
+  if (!isRecord(usage)) return undefined;
+  const inDetail = isRecord(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  const outDetail = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  return {
+    input: tokenCount(usage.input_tokens),
+    output: tokenCount(usage.output_tokens),
+    cacheRead: tokenCount(inDetail.cached_tokens),
+    cacheWrite: 0,
+    reasoning: tokenCount(outDetail.reasoning_tokens),
+  };
+}
+
+/** The calls among output or input items, with their call ids. */
+function itemCalls(items: Record<string, unknown>[]): Reply["calls"] {
+  return items
+    .filter((i) => i.type === "function_call" || i.type === "custom_tool_call")
+    .map((i) => ({
+      ...(i.type === "custom_tool_call" ? rawCall(i.name, { input: i.input }) : rawCall(i.name, i.arguments)),
+      ...(typeof i.call_id === "string" ? { id: i.call_id } : {}),
+    }));
+}
+
+/** Reads a reply body as it came over the wire (a response object or its SSE stream); WireError when neither. */
+export function readReply(body: Uint8Array): Reply {
+  const doc = replyDocument(body, "OpenAI Responses", parseSse);
+  const r = isRecord(doc) ? doc : {};
+  const items = Array.isArray(r.output) ? r.output.filter(isRecord) : [];
+  return replyFrom({
+    model: r.model,
+    tokens: tokensOf(r.usage),
+    text: answerOf({ output: items })?.text ?? "",
+    calls: itemCalls(items),
+    stop: r.status,
+  });
+}
+
+/** One input item's entry: a message, a call (the assistant's) or a call's output (a tool result). */
+function itemSaid(i: Record<string, unknown>): Said[] {
+  if (i.type === "function_call" || i.type === "custom_tool_call")
+    return said({ role: "assistant", calls: itemCalls([i]) });
+  if (i.type === "function_call_output" || i.type === "custom_tool_call_output")
+    return said({ role: "tool", results: [{ id: String(i.call_id ?? ""), text: contentText(i.output) }] });
+  if (i.type !== undefined && i.type !== "message") return [];
+  const role =
+    i.role === "assistant" ? "assistant" : i.role === "system" || i.role === "developer" ? "system" : "user";
+  return said({ role, text: contentText(i.content) });
+}
+
+/** The conversation a request carries: its instructions, then each input item. */
+export function readConversation(body: Record<string, unknown>): Said[] {
+  const input = body.input;
+  return [
+    ...(typeof body.instructions === "string" ? said({ role: "system", text: body.instructions }) : []),
+    ...(typeof input === "string"
+      ? said({ role: "user", text: input })
+      : Array.isArray(input)
+        ? input.filter(isRecord).flatMap(itemSaid)
+        : []),
+  ];
 }

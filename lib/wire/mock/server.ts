@@ -187,6 +187,7 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
       gemini.responseSchema(parsed as never) !== undefined
     ) {
       entry.reply = "router";
+      entry.usage = usage;
       log(entry);
       return reply(gemini.routerResponse(parsed as never, usage, ids));
     }
@@ -206,6 +207,7 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
     }
     if (!step) return fail(500, `mock-model: scenario "${sc.label}" has no step for request ${ctx.n + 1}`);
     entry.reply = step.kind === "error" ? `error ${step.status}` : step.kind;
+    if (step.kind === "text" || step.kind === "tools") entry.usage = step.usage ?? usage;
     log(entry);
     if (step.kind === "hang") return;
     if (step.kind === "error")
@@ -218,7 +220,7 @@ export async function startMockModel(opts: MockOptions = {}): Promise<MockModel>
       else res.flushHeaders();
       return;
     }
-    const u = step.usage ?? usage;
+    const u = entry.usage ?? usage;
     reply(
       step.kind === "text"
         ? wire.textResponse(step.text, u, ids)

@@ -54,6 +54,8 @@ export interface MockRequest {
   model?: string;
   stream?: boolean;
   reply: string;
+  /** The token counts its reply reported (text, tool calls and router replies): the mock's own count. */
+  usage?: Usage;
   /** With MockOptions.sigv4: whether the request's SigV4 signature checked out. */
   sigv4?: "ok" | "bad";
 }
