@@ -1,6 +1,7 @@
 // The step-suite report (`eval-steps run --report FILE.html`): the five rows of the step scorecard
 // (pass, same tools, same calls, valid calls, premature stop), each with its session-resampled 95%
-// interval drawn as a forest plot, the judge's secondary reading when there is one, then the failing
+// interval drawn as a forest plot (and the scorecard's note where the interval cannot be trusted),
+// the judge's secondary reading when there is one, then the failing
 // steps grouped by why they failed (the call errored, was not a valid call, stopped early, or called
 // other tools than expected), each with its session, depth and the tools it called. Figures are read
 // from the StepScorecard (lib/steps/scorecard.ts) as given, never recomputed.
@@ -49,7 +50,7 @@ function rateRow(key: string, label: string, r: Rate): Html {
     m("lo"),
     r.lo,
     pct(r.lo),
-  )} to ${num(m("hi"), r.hi, pct(r.hi))})</span></td><td class="chart">${intervalCell(SCALE, {
+  )} to ${num(m("hi"), r.hi, pct(r.hi))})</span>${r.note ? html`<br><span class="ci" data-note="${key}">${r.note}</span>` : ""}</td><td class="chart">${intervalCell(SCALE, {
     estimate: r.rate,
     lo: r.lo,
     hi: r.hi,

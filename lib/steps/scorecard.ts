@@ -3,10 +3,14 @@
 // CALLS, VALID CALLS, PREMATURE STOP) with 95% percentile-bootstrap intervals that resample sessions
 // (lib/stats: a cluster bootstrap of per-session sums), so many steps of one long session do not narrow an interval. The zod
 // format is what `--output json`, `--scorecard FILE`, eval_scorecard and the HTML report read.
+// The suite lane's rule for thin evidence holds here too: a row whose interval rests on fewer than 6
+// sessions (the fewest on which any exact test at 5% can reject), or has zero width because every
+// session agrees, carries a note saying so, and for sessions that all pass (or all fail) the exact
+// 95% Clopper-Pearson interval with each session as one unit, (alpha/2)^(1/sessions) to 100%.
 import { z } from "zod";
 import { shardLabel } from "../core/shard.ts";
 import { ShardStamp } from "../core/shard-set.ts";
-import { bootstrapRatio } from "../stats/index.ts";
+import { bootstrapRatio, minUnits } from "../stats/index.ts";
 import { STEP_PROTOCOLS } from "./case.ts";
 
 const rate = z.number().min(0).max(1);
@@ -39,6 +43,10 @@ export const Rate = z.strictObject({
   rate: rate.nullable(),
   lo: rate.nullable(),
   hi: rate.nullable(),
+  note: z
+    .string()
+    .optional()
+    .describe("why the interval cannot be trusted: too few sessions, or every session alike"),
 });
 export type Rate = z.infer<typeof Rate>;
 
@@ -110,7 +118,34 @@ function rateOf(
   const n = clusters.reduce((t, c) => t + c.den, 0);
   if (n === 0) return { n: 0, rate: null, lo: null, hi: null };
   const ci = bootstrapRatio(clusters, boot);
-  return { n, rate: ci.estimate, lo: ci.lo, hi: ci.hi };
+  const note = thinNote(clusters, ci);
+  return { n, rate: ci.estimate, lo: ci.lo, hi: ci.hi, ...(note ? { note } : {}) };
+}
+
+/** The fewest sessions an interval over sessions needs: 6, as a suite verdict needs tasks. */
+export const MIN_SESSIONS = minUnits(0.05);
+
+/** The note of a rate whose interval cannot be trusted (see the header), else undefined. */
+function thinNote(
+  clusters: readonly { num: number; den: number }[],
+  ci: { lo: number; hi: number },
+): string | undefined {
+  const s = clusters.length;
+  const sessions = `${s} session${s === 1 ? "" : "s"}`;
+  if (ci.lo === ci.hi) {
+    const all = clusters.every((c) => c.num === c.den)
+      ? 1
+      : clusters.every((c) => c.num === 0)
+        ? 0
+        : undefined;
+    if (all === undefined) return `${sessions}, all alike: the interval cannot measure uncertainty`;
+    // Clopper-Pearson with s of s sessions (or 0 of s) as the units: (alpha/2)^(1/s).
+    const edge = 0.025 ** (1 / s);
+    const [lo, hi] = all === 1 ? [edge, 1] : [0, 1 - edge];
+    return `${sessions}, all alike: the interval cannot measure uncertainty (exact 95% over sessions: ${pct(lo)}..${pct(hi)})`;
+  }
+  if (s < MIN_SESSIONS) return `only ${sessions}: too few for the interval (at least ${MIN_SESSIONS})`;
+  return undefined;
 }
 
 const bit = (b: boolean) => (b ? 1 : 0);
@@ -147,11 +182,13 @@ export function buildStepScorecard(
   };
 }
 
-const pct = (x: number) => `${Math.round(x * 100)}`;
+function pct(x: number): string {
+  return `${Math.round(x * 100)}`;
+}
 
 function row(label: string, r: Rate): string {
   const value = r.rate === null ? "-" : `${pct(r.rate)}% (${pct(r.lo!)}..${pct(r.hi!)})`;
-  return `${label.padEnd(18)}${value} n=${r.n}`;
+  return `${label.padEnd(18)}${value} n=${r.n}${r.note ? `  note: ${r.note}` : ""}`;
 }
 
 /** The text scorecard of the spec: a header line, then one line per rate. */

@@ -33,11 +33,11 @@ test.concurrent("run prints the text scorecard; json and --scorecard give the sa
     stdout: [
       `suite ${suite}  model opus  cases 2  sessions 1  errors 0`,
       "",
-      "PASS              100% (100..100) n=2",
-      "SAME TOOLS        100% (100..100) n=2",
-      "SAME CALLS        100% (100..100) n=2",
-      "VALID CALLS       100% (100..100) n=2",
-      "PREMATURE STOP    0% (0..0) n=2",
+      "PASS              100% (100..100) n=2  note: 1 session, all alike: the interval cannot measure uncertainty (exact 95% over sessions: 3..100)",
+      "SAME TOOLS        100% (100..100) n=2  note: 1 session, all alike: the interval cannot measure uncertainty (exact 95% over sessions: 3..100)",
+      "SAME CALLS        100% (100..100) n=2  note: 1 session, all alike: the interval cannot measure uncertainty (exact 95% over sessions: 3..100)",
+      "VALID CALLS       100% (100..100) n=2  note: 1 session, all alike: the interval cannot measure uncertainty (exact 95% over sessions: 3..100)",
+      "PREMATURE STOP    0% (0..0) n=2  note: 1 session, all alike: the interval cannot measure uncertainty (exact 95% over sessions: 0..98)",
       "",
     ].join("\n"),
   });
