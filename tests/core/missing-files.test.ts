@@ -4,30 +4,15 @@
 // gh-shim, grade and run-eval (the originals' "unusable"), 3 for eval-steps and the promotion lane
 // (invalid input), 1 for agent-eval suite (halo's error), 2 for mock-model. grade and run-eval keep
 // the originals' own lines for a missing case.json. Rows run in-process through each entry's main().
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { captureStreams } from "../support/capture.ts";
 import { TOOLS } from "../support/commands.ts";
 import { tempDir } from "../support/tmp.ts";
 
-let captured = { stdout: "", stderr: "" };
-const write = { out: process.stdout.write, err: process.stderr.write };
-beforeEach(() => {
-  captured = { stdout: "", stderr: "" };
-  const into = (key: "stdout" | "stderr") =>
-    ((chunk: string | Uint8Array) => {
-      captured[key] += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-      return true;
-    }) as typeof process.stdout.write;
-  process.stdout.write = into("stdout");
-  process.stderr.write = into("stderr");
-});
-afterEach(() => {
-  process.stdout.write = write.out;
-  process.stderr.write = write.err;
-  process.exitCode = 0;
-});
+const captured = captureStreams();
 
 const dir = tempDir("missing-files");
 afterAll(() => dir[Symbol.dispose]());
@@ -122,5 +107,5 @@ test.each<{ tool: string; argv: string[]; want: Outcome }>([
 ])("$tool $argv.0: a missing input is one line and the tool's code", async ({ tool, argv, want }) => {
   const { main } = await (TOOLS[tool] as (typeof TOOLS)[string])();
   const exitCode = await main([...argv]);
-  expect({ exitCode, ...captured }).toEqual(want);
+  expect({ exitCode, ...captured() }).toEqual(want);
 });

@@ -4,9 +4,10 @@
 // object). The commands are walked from the entries' citty definitions, so a new subcommand without
 // a row here fails. Rows run in-process through each entry's main(); those that read stdin or are
 // not citty (grade runlog, gh-shim replay, the proctor dispatcher) run as processes.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
+import { captureStreams } from "../support/capture.ts";
 import { allCommands, TOOLS } from "../support/commands.ts";
 import { BIN, REPO_ROOT } from "../support/tools.ts";
 
@@ -313,30 +314,14 @@ const NAMED: Array<Row & { name: string }> = [
 ];
 
 // In-process rows write through the process's own streams: capture them, and restore exitCode.
-let captured = { stdout: "", stderr: "" };
-const write = { out: process.stdout.write, err: process.stderr.write };
-beforeEach(() => {
-  captured = { stdout: "", stderr: "" };
-  const into = (key: "stdout" | "stderr") =>
-    ((chunk: string | Uint8Array) => {
-      captured[key] += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-      return true;
-    }) as typeof process.stdout.write;
-  process.stdout.write = into("stdout");
-  process.stderr.write = into("stderr");
-});
-afterEach(() => {
-  process.stdout.write = write.out;
-  process.stderr.write = write.err;
-  process.exitCode = 0;
-});
+const captured = captureStreams();
 
 async function inProcess(row: Row): Promise<Outcome> {
   const tool = row.path.split(" ")[0] as string;
   const load = TOOLS[tool];
   if (!load) throw new Error(`No entry for ${tool}`);
   const exitCode = await (await load()).main(row.argv);
-  return { exitCode, stdout: captured.stdout, stderr: captured.stderr };
+  return { exitCode, ...captured() };
 }
 
 describe("an unknown flag is refused with the closest valid one", () => {
