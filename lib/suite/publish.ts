@@ -91,7 +91,13 @@ export async function publishShard(
   log.info(
     `${run.title}: ${run.trials.length} trials (${passed} passed) in ${run.trialsFile}; no gate or decision on part of the run: merge the shards with agent-eval suite merge`,
   );
-  if (run.scorecard === undefined || (o.scorecard === undefined && o.report === undefined)) return;
+  if (o.scorecard === undefined && o.report === undefined) return;
+  if (run.scorecard === undefined) {
+    log.info(
+      `${run.title}: no scorecard of its own (a variant without a task shared with the control), so no --scorecard or --report`,
+    );
+    return;
+  }
   const sc: Scorecard = {
     ...run.scorecard,
     headline: {
