@@ -96,7 +96,7 @@ const cases: {
     name: "suite merge: the suite file a FIFO",
     args: () => ["suite", "merge", join(at("evals"), "suites", "fifo.yaml"), at("real.jsonl")],
     exitCode: 1,
-    stderr: () => `error: ${join(at("evals"), "suites", "fifo.yaml")}: not a file\n`,
+    stderr: () => `error: Cannot read suite "${join(at("evals"), "suites", "fifo.yaml")}": not a file\n`,
   },
   {
     name: "suite: --history a FIFO",
@@ -128,20 +128,21 @@ const cases: {
     name: "suite: the suite file a FIFO",
     args: () => ["suite", join(at("evals"), "suites", "fifo.yaml"), "--local"],
     exitCode: 1,
-    stderr: () => `error: ${join(at("evals"), "suites", "fifo.yaml")}: not a file\n`,
+    stderr: () => `error: Cannot read suite "${join(at("evals"), "suites", "fifo.yaml")}": not a file\n`,
   },
   {
     name: "suite: the suite file over the cap",
     args: () => ["suite", join(at("evals"), "suites", "huge.yaml"), "--local"],
     exitCode: 1,
     stderr: () =>
-      `error: ${join(at("evals"), "suites", "huge.yaml")}: larger than ${MAX_CONFIG_BYTES} bytes (the cap of this input)\n`,
+      `error: Cannot read suite "${join(at("evals"), "suites", "huge.yaml")}": larger than ${MAX_CONFIG_BYTES} bytes (the cap of this input)\n`,
   },
   {
     name: "suite: a task.yaml that is a FIFO",
     args: () => ["suite", join(at("evals"), "suites", "fifo-task.yaml"), "--local"],
     exitCode: 1,
-    stderr: () => `error: suite fifo-task: ${join(at("evals"), "tasks", "b", "task.yaml")}: not a file\n`,
+    stderr: () =>
+      `error: suite fifo-task: Cannot read task "${join(at("evals"), "tasks", "b", "task.yaml")}": not a file\n`,
   },
   {
     name: "suite: a variant's settings file that is a FIFO",

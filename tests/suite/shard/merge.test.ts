@@ -359,7 +359,7 @@ describe("refusals: one `error:` line naming the file, exit 2", () => {
     expect(await merge([join(dir.path, "none.yaml"), shardFiles[0]!])).toEqual({
       exitCode: 1,
       stdout: "",
-      stderr: `error: ${join(dir.path, "none.yaml")}: no such file\n`,
+      stderr: `error: Cannot read suite "${join(dir.path, "none.yaml")}": no such file\n`,
     });
   });
 });
