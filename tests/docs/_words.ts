@@ -25,7 +25,7 @@ const WITH_SUBCOMMANDS = new Set([
 
 /** Shell plumbing: neither it nor its flags say what the block is about. */
 const PLUMBING = new Set(
-  "cd cat printf echo mkdir export read kill exec set rm test true false tar sha256sum head tail sed ls cp mv chmod wait sleep grep awk tee env sudo time bash sh".split(
+  "cd cat printf echo mkdir export read kill exec set rm test true false tar sha256sum head tail sed ls cp mv chmod wait sleep grep awk tee env sudo time bash sh openssl".split(
     " ",
   ),
 );
