@@ -1,18 +1,21 @@
 // An anytime-valid confidence sequence for a mean difference observed in rounds, by betting
 // (Waudby-Smith and Ramdas 2024, JRSS-B 86(1), "Estimating means of bounded random variables by
-// betting": the hedged capital of their Theorem 3 with the predictable plug-in bets of eq. (26)).
-// A round is a batch of independent observations, one per unit (a task's variant - control pass),
-// in [lo, hi]; the target is the mean over units of their expectations. For a candidate mean m the
-// gambler's capital K+(m) multiplies (1 + l (x - m)) over every observation (x mapped onto [0, 1]),
-// one bet l >= 0 per round chosen from earlier rounds alone; K-(m) bets the other way. Under the
-// null the units' expectations average m, and by the AM-GM inequality a round's expected factor is
-// at most (1 + l (mean - m))^units = 1: each capital is a non-negative supermartingale across rounds,
-// so by Ville's inequality it ever reaches 2/alpha with probability at most alpha/2, however often
-// one looks. The sequence is {m : K+(m) and K-(m) have stayed below 2/alpha}: two one-sided
-// sequences at alpha/2 each, intersected over time, an interval because K+ falls and K- rises in m
-// (the bet is the same for every m until the cap c/m keeps each factor above 1 - c). Bets: the
-// plug-in l_t = sqrt(2 log(2/alpha) / (v t log(1 + t))), t the first observation of the round, v the
-// running variance with the prior's 1/4; c = 1/2. Pure: the same rounds, the same sequence.
+// betting"). A round is a batch of independent observations, one per unit (a task's variant -
+// control pass), in [lo, hi]; the target is the mean over units of their expectations. For a
+// candidate mean m a gambler's capital K+(m) multiplies (1 + l (x - m)) over every observation (x
+// mapped onto [0, 1]), with bets l >= 0 fixed for a round and chosen from earlier rounds alone; K-(m)
+// bets the other way. Under the null the units' expectations average m, and by the AM-GM inequality a
+// round's expected factor is at most (1 + l (mean - m))^units = 1: each capital is a non-negative
+// supermartingale across rounds, so by Ville's inequality it ever reaches 2/alpha with probability at
+// most alpha/2, however often one looks. Two gamblers share each side, half the capital each (an
+// average of supermartingales is one): the predictable plug-in bet of their eq. (26), which keeps
+// the sequence tight at every time and wins big effects fast, and their aGRAPA bet (approximate
+// growth-rate adaptive, (mean - m) / (variance + (mean - m)^2)), which wins small effects sooner;
+// both capped at c/m (c/(1 - m) below) with c = 1/2, so no factor falls under 1/2. The sequence is
+// {m : neither side's capital has reached 2/alpha}, its running intersection over time. Its bounds
+// are read on a grid of 100 steps, refined by bisection; a decision (better once the lower bound
+// passes 0, worse once the upper bound falls below 0, non-inferior once the lower bound passes
+// -margin) is exactly what those bounds say. Pure: the same rounds, the same sequence.
 import { allFinite, fail, finite, probability } from "./_check.ts";
 
 /** The range of one observation (default -1..1: a difference of two passes), alpha (0.05), cap c (0.5). */
@@ -37,7 +40,7 @@ export type SequenceDecision = "better" | "worse" | "non-inferior";
 
 const WHAT = "compute a confidence sequence";
 /** The grid the bounds are read on (steps of 1/GRID of the range), refined by bisection. */
-const GRID = 400;
+const GRID = 100;
 
 interface Settings {
   lo: number;
@@ -62,44 +65,99 @@ function unit(s: Settings, value: number, where: string): number {
   return Math.min(1, Math.max(0, x));
 }
 
-/** The running statistics behind the bets: observations, their sum, and the variance term. */
-class Bets {
-  n = 0;
-  sum = 0;
-  squares = 0.25; // the prior's variance term: v_0 = 1/4
-
-  /** The uncapped bet for a round whose first observation is number n + 1. */
-  next(logTerm: number): number {
-    const t = this.n + 1;
-    const variance = this.squares / t;
-    return Math.sqrt(logTerm / (variance * t * Math.log(1 + t)));
-  }
-
-  add(x: number): void {
-    this.n++;
-    this.sum += x;
-    const mu = (0.5 + this.sum) / (this.n + 1);
-    this.squares += (x - mu) ** 2;
-  }
+/** The running statistics behind the bets (the prior's 1/2 and 1/4 as one observation). */
+interface Moments {
+  n: number;
+  mean: number;
+  variance: number;
+  /** The plug-in bet before any cap, for a round whose first observation is number n + 1. */
+  plugIn: number;
 }
 
-/** One round's log factors of K+(m) and K-(m) at m in [0, 1] (observations on [0, 1]). */
-function roundLog(xs: readonly number[], bet: number, m: number, cap: number): { up: number; down: number } {
-  const up = Math.min(bet, m > 0 ? cap / m : Number.POSITIVE_INFINITY);
-  const down = Math.min(bet, m < 1 ? cap / (1 - m) : Number.POSITIVE_INFINITY);
-  let a = 0;
-  let b = 0;
-  for (const x of xs) {
-    a += Math.log1p(up * (x - m));
-    b += Math.log1p(-down * (x - m));
+/** The moments before each round (what that round's bets are chosen from). */
+function momentsBefore(rounds: readonly (readonly number[])[], logTerm: number): Moments[] {
+  const out: Moments[] = [];
+  let n = 0;
+  let sum = 0;
+  let squares = 0.25;
+  for (const round of rounds) {
+    const t = n + 1;
+    out.push({
+      n,
+      mean: (0.5 + sum) / (n + 1),
+      variance: squares / (n + 1),
+      plugIn: Math.sqrt(logTerm / ((squares / t) * t * Math.log(1 + t))),
+    });
+    for (const x of round) {
+      n++;
+      sum += x;
+      squares += (x - (0.5 + sum) / (n + 1)) ** 2;
+    }
   }
-  return { up: a, down: b };
+  return out;
+}
+
+/** One round's log factors at m: each side's two gamblers (plug-in, aGRAPA). */
+function roundLog(xs: readonly number[], mo: Moments, m: number, cap: number) {
+  const capUp = m > 0 ? cap / m : Number.POSITIVE_INFINITY;
+  const capDown = m < 1 ? cap / (1 - m) : Number.POSITIVE_INFINITY;
+  const gap = mo.mean - m;
+  const grapa = gap / (mo.variance + gap * gap);
+  const bets = {
+    upP: Math.min(mo.plugIn, capUp),
+    upG: Math.min(Math.max(grapa, 0), capUp),
+    downP: Math.min(mo.plugIn, capDown),
+    downG: Math.min(Math.max(-grapa, 0), capDown),
+  };
+  let upP = 0;
+  let upG = 0;
+  let downP = 0;
+  let downG = 0;
+  for (const x of xs) {
+    upP += Math.log1p(bets.upP * (x - m));
+    upG += Math.log1p(bets.upG * (x - m));
+    downP += Math.log1p(-bets.downP * (x - m));
+    downG += Math.log1p(-bets.downG * (x - m));
+  }
+  return { upP, upG, downP, downG };
+}
+
+/** log((e^a + e^b) / 2) without overflow. */
+function logMean(a: number, b: number): number {
+  const m = Math.max(a, b);
+  return m + Math.log((Math.exp(a - m) + Math.exp(b - m)) / 2);
+}
+
+/** The highest log capital each side reached at m over the rounds (the running intersection). */
+function peak(xs: readonly (readonly number[])[], moments: readonly Moments[], m: number, cap: number) {
+  const k = { upP: 0, upG: 0, downP: 0, downG: 0 };
+  let up = 0;
+  let down = 0;
+  xs.forEach((round, r) => {
+    const f = roundLog(round, moments[r]!, m, cap);
+    k.upP += f.upP;
+    k.upG += f.upG;
+    k.downP += f.downP;
+    k.downG += f.downG;
+    up = Math.max(up, logMean(k.upP, k.upG));
+    down = Math.max(down, logMean(k.downP, k.downG));
+  });
+  return { up, down };
 }
 
 function checkRound(s: Settings, round: readonly number[], r: number): number[] {
   allFinite(WHAT, round);
   if (round.length === 0) fail(WHAT, `round ${r + 1} has no observations`);
   return round.map((v, i) => unit(s, v, `round ${r + 1} value ${i}`));
+}
+
+/** The bounds (on [0, 1]) of the rounds' sequence: below lower every m is excluded, above upper too. */
+function bounds(s: Settings, xs: readonly (readonly number[])[]): { lower: number; upper: number } {
+  const moments = momentsBefore(xs, s.logTerm);
+  return {
+    lower: edge((m) => peak(xs, moments, m, s.cap).up >= s.logBar, true),
+    upper: edge((m) => peak(xs, moments, m, s.cap).down >= s.logBar, false),
+  };
 }
 
 /**
@@ -113,75 +171,56 @@ export function confidenceSequence(
   const s = settings(opts);
   if (rounds.length === 0) fail(WHAT, "no rounds");
   const xs = rounds.map((r, i) => checkRound(s, r, i));
-  const bets: number[] = [];
-  const stats = new Bets();
-  for (const round of xs) {
-    bets.push(stats.next(s.logTerm));
-    for (const x of round) stats.add(x);
-  }
-  // The highest log capital reached at m over the rounds: the running intersection in one pass.
-  const peak = (m: number) => {
-    let up = 0;
-    let down = 0;
-    let maxUp = 0;
-    let maxDown = 0;
-    xs.forEach((round, r) => {
-      const f = roundLog(round, bets[r]!, m, s.cap);
-      up += f.up;
-      down += f.down;
-      maxUp = Math.max(maxUp, up);
-      maxDown = Math.max(maxDown, down);
-    });
-    return { up: maxUp, down: maxDown };
-  };
-  const lower = edge((m) => peak(m).up >= s.logBar, true);
-  const upper = edge((m) => peak(m).down >= s.logBar, false);
+  const { lower, upper } = bounds(s, xs);
+  const all = xs.flat();
   return {
     rounds: xs.length,
-    n: stats.n,
-    mean: s.lo + s.width * (stats.sum / stats.n),
+    n: all.length,
+    mean: s.lo + s.width * (all.reduce((a, b) => a + b, 0) / all.length),
     lo: s.lo + s.width * Math.min(lower, upper),
     hi: s.lo + s.width * Math.max(lower, upper),
   };
 }
 
 /**
- * Where the rejected region ends on [0, 1]: with `fromBelow`, rejected(m) holds from 0 up to the
- * edge (0 when not even at 0); else it holds from the edge up to 1 (1 when not at 1). A grid scan
- * finds the crossing, bisection refines it.
+ * Where the excluded region ends on [0, 1]: with `fromBelow`, excluded(m) holds from 0 up to the
+ * edge (0 when not even at 0); else from the edge up to 1 (1 when not at 1). The grid finds the first
+ * m still in the sequence, bisection the crossing just before it.
  */
-function edge(rejected: (m: number) => boolean, fromBelow: boolean): number {
-  if (!rejected(fromBelow ? 0 : 1)) return fromBelow ? 0 : 1;
-  let a = 0;
-  let b = 1;
-  for (let i = 1; i <= GRID; i++) {
-    const m = fromBelow ? i / GRID : 1 - i / GRID;
-    if (rejected(m)) continue;
-    a = fromBelow ? (i - 1) / GRID : m;
-    b = fromBelow ? m : 1 - (i - 1) / GRID;
-    break;
-  }
-  if (a === 0 && b === 1) return fromBelow ? 1 : 0;
-  while (b - a > 1e-6) {
+function edge(excluded: (m: number) => boolean, fromBelow: boolean): number {
+  const at = (i: number) => (fromBelow ? i / GRID : 1 - i / GRID);
+  if (!excluded(at(0))) return at(0);
+  let i = 1;
+  while (i <= GRID && excluded(at(i))) i++;
+  if (i > GRID) return at(GRID);
+  let a = at(i - 1); // excluded
+  let b = at(i); // in the sequence
+  while (Math.abs(b - a) > 1e-6) {
     const mid = (a + b) / 2;
-    if (rejected(mid) === fromBelow) a = mid;
+    if (excluded(mid)) a = mid;
     else b = mid;
   }
-  return fromBelow ? a : b;
+  return a;
 }
 
 /**
- * The sequence of a paired comparison, a round at a time (O(observations) per round): it watches
- * m = 0 (better, worse) and, with a margin, m = -margin (non-inferior), and keeps its first decision.
- * Its decisions are exactly the sequence's: better when its lower bound passed 0, worse when its
- * upper bound fell below 0, non-inferior when its lower bound passed -margin.
+ * The sequence of a paired comparison, a round at a time: it watches m = 0 (better, worse) and, with
+ * a margin, m = -margin (non-inferior) in O(observations) a round, and when a side's capital there
+ * reaches 2/alpha confirms with the whole sequence's bound, so that its decisions are exactly what
+ * confidenceSequence's bounds say; it keeps its first decision.
  */
 export class PairedSequence {
   readonly #s: Settings;
-  readonly #points: number[];
-  readonly #logK: { up: number; down: number }[];
-  readonly #bets = new Bets();
-  #rounds = 0;
+  readonly #points: {
+    m: number;
+    up: number;
+    down: number;
+    k: { upP: number; upG: number; downP: number; downG: number };
+  }[];
+  readonly #rounds: number[][] = [];
+  #moments: Moments = { n: 0, mean: 0.5, variance: 0.25, plugIn: 0 };
+  #sum = 0;
+  #squares = 0.25;
   #decided: { decision: SequenceDecision; round: number } | undefined;
 
   /** Watches 0 and, with a margin (> 0), -margin, for observations on [lo, hi] (default -1..1). */
@@ -193,29 +232,50 @@ export class PairedSequence {
       if (margin <= 0) fail(WHAT, `margin must be > 0, got ${margin}`);
       points.push(-margin);
     }
-    this.#points = points.map((p) => unit(this.#s, p, "point"));
-    this.#logK = points.map(() => ({ up: 0, down: 0 }));
+    this.#points = points.map((p) => ({
+      m: unit(this.#s, p, "point"),
+      up: 0,
+      down: 0,
+      k: { upP: 0, upG: 0, downP: 0, downG: 0 },
+    }));
   }
 
   /** Rounds added so far. */
   get rounds(): number {
-    return this.#rounds;
+    return this.#rounds.length;
   }
 
   /** Adds one round's observations (one per unit). */
   push(round: readonly number[]): void {
-    const xs = checkRound(this.#s, round, this.#rounds);
-    const bet = this.#bets.next(this.#s.logTerm);
-    this.#points.forEach((m, j) => {
-      const f = roundLog(xs, bet, m, this.#s.cap);
-      this.#logK[j]!.up += f.up;
-      this.#logK[j]!.down += f.down;
-    });
-    for (const x of xs) this.#bets.add(x);
-    this.#rounds++;
+    const xs = checkRound(this.#s, round, this.#rounds.length);
+    const n = this.#moments.n;
+    const t = n + 1;
+    this.#moments = {
+      n,
+      mean: (0.5 + this.#sum) / (n + 1),
+      variance: this.#squares / (n + 1),
+      plugIn: Math.sqrt(this.#s.logTerm / ((this.#squares / t) * t * Math.log(1 + t))),
+    };
+    for (const p of this.#points) {
+      const f = roundLog(xs, this.#moments, p.m, this.#s.cap);
+      p.k.upP += f.upP;
+      p.k.upG += f.upG;
+      p.k.downP += f.downP;
+      p.k.downG += f.downG;
+      p.up = Math.max(p.up, logMean(p.k.upP, p.k.upG));
+      p.down = Math.max(p.down, logMean(p.k.downP, p.k.downG));
+    }
+    this.#rounds.push(xs);
+    let count = n;
+    for (const x of xs) {
+      count++;
+      this.#sum += x;
+      this.#squares += (x - (0.5 + this.#sum) / (count + 1)) ** 2;
+    }
+    this.#moments = { ...this.#moments, n: count };
     if (this.#decided === undefined) {
       const now = this.#now();
-      if (now !== undefined) this.#decided = { decision: now, round: this.#rounds };
+      if (now !== undefined) this.#decided = { decision: now, round: this.#rounds.length };
     }
   }
 
@@ -226,10 +286,14 @@ export class PairedSequence {
 
   #now(): SequenceDecision | undefined {
     const bar = this.#s.logBar;
-    const zero = this.#logK[0]!;
-    if (zero.up >= bar) return "better";
-    if (zero.down >= bar) return "worse";
-    const margin = this.#logK[1];
-    return margin !== undefined && margin.up >= bar ? "non-inferior" : undefined;
+    const [zero, margin] = this.#points;
+    const hit = (p: typeof zero) => p !== undefined && (p.up >= bar || p.down >= bar);
+    if (!hit(zero) && !(margin !== undefined && margin.up >= bar)) return undefined;
+    // A side reached its bar at a watched point: the decision is what the whole sequence's bounds say.
+    const { lower, upper } = bounds(this.#s, this.#rounds);
+    if (lower > zero!.m) return "better";
+    if (upper < zero!.m) return "worse";
+    if (margin !== undefined && lower > margin.m) return "non-inferior";
+    return undefined;
   }
 }

@@ -10,6 +10,7 @@
 //             generated cases at -j 1 and -j 2
 //   leak, agents, docker, suite, harvest, steps, dist, report, merge, shard: one module per area, tests/bench/<area>.ts, each
 //             exporting bench(): BenchRow[] (MB/s, peak memory, sizes, ratios against a same-run floor)
+//   sequential: trials --until-decided uses against the fixed design at equal power (a simulation)
 // BENCH_ONLY=shim,leak runs a subset ("core" = shim, grade, run-eval, machine).
 // Results go to stdout (a table) and .bench/results.json.
 import { spawnSync } from "node:child_process";
@@ -331,6 +332,7 @@ for (const area of [
   "report",
   "merge",
   "shard",
+  "sequential",
 ]) {
   if (!wanted(area)) continue;
   const file = join(import.meta.dirname, `${area}.ts`);
