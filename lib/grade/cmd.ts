@@ -8,6 +8,7 @@ import type { ArgsDef, ParsedArgs } from "citty";
 import type { ToolEdge } from "../core/cli.ts";
 import { ConfigError } from "../core/errors.ts";
 import { numberFlag } from "../core/flags.ts";
+import { useColor } from "../core/tty.ts";
 import { type LintRun, runIddLint } from "./idd/cli.ts";
 import { findingLine, lintCase } from "./lint.ts";
 import { MAX_FILE_BYTES } from "./out.ts";
@@ -89,7 +90,11 @@ export async function gradeCmd(args: Args<"grade">): Promise<number> {
     fallback: MAX_FILE_BYTES,
   });
   const result = await gradeCase(args.case, args.out, { maxFileBytes });
-  process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderGrade(result));
+  process.stdout.write(
+    args.json
+      ? `${JSON.stringify(result, null, 2)}\n`
+      : renderGrade(result, { color: useColor(process.env, process.stdout) }),
+  );
   return result.passed ? 0 : 1;
 }
 

@@ -2,9 +2,11 @@
 // a regex, with counts), `file-equals` (byte for byte against a golden file in the case directory) and
 // `json-path` (the value at a path equals a JSON value or matches a regex). Each reads its file under
 // OUT through lib/core/confined.ts (no link at any component, never a FIFO, capped), the golden under
-// the case directory the same way. A check that holds is got 0, one that does not is got 1 with lines
-// that say what was found (shown only then, as grade.py showed a failing tool's output); a file that cannot be read or a malformed assertion is a reason (fails
-// whatever expect_exit says). generalProblem() is the shape rule `grade lint` applies too.
+// the case directory the same way. A check that holds is got 0, one that does not is got 1; either
+// way it says what it tested (types.ts Check), so a mismatch is one line, `✗ <label> — OUT/a.txt: want
+// at least 1 match of "done", got 0`, with any excerpt under it, and a check that failed as expect_exit
+// asked prints nothing beside its ✓. A file that cannot be read or a malformed assertion is a reason
+// (fails whatever expect_exit says). generalProblem() is the shape rule `grade lint` applies too.
 import { PyJsonError, parsePyJson, pyJsonErrorText } from "../compat/py/json.ts";
 import { pyRepr } from "../compat/py/repr.ts";
 import { readConfined } from "../core/confined.ts";
@@ -148,8 +150,15 @@ function occurrences(a: Record<string, unknown>, text: string): { n: number; fir
 }
 
 function what(a: Record<string, unknown>): string {
-  return typeof a.regex === "string" ? `regex /${a.regex}/` : JSON.stringify(a.text);
+  return typeof a.regex === "string" ? `/${a.regex}/` : JSON.stringify(a.text);
 }
+
+/** `2 (first at line 4)`: a count, and where the first one is. */
+function counted(n: number, firstLine: number | null): string {
+  return `${n}${firstLine === null ? "" : ` (first at line ${firstLine})`}`;
+}
+
+const matches = (n: number) => (n === 1 ? "match" : "matches");
 
 /** `file-contains`: got 0 when the text or regex occurs `count` times (default: at least min_count, 1). */
 export const fileContainsTool: GradeHandler = async (a, ctx) => {
@@ -159,10 +168,20 @@ export const fileContainsTool: GradeHandler = async (a, ctx) => {
   const exact = typeof a.count === "number" ? a.count : null;
   const min = typeof a.min_count === "number" ? a.min_count : 1;
   const ok = exact !== null ? n === exact : n >= min;
-  const want = exact !== null ? `exactly ${exact}` : `at least ${min}`;
-  const at = firstLine === null ? "" : ` (first at line ${firstLine})`;
-  if (ok) return { got: 0, output: [] };
-  return { got: 1, output: [`${read.shown}: ${what(a)} found ${n} time(s)${at}, wanted ${want}`] };
+  const of = `of ${what(a)}`;
+  const check = {
+    where: read.shown,
+    want:
+      exact !== null ? `exactly ${exact} ${matches(exact)} ${of}` : `at least ${min} ${matches(min)} ${of}`,
+    wantNot:
+      exact !== null
+        ? `other than ${exact} ${matches(exact)} ${of}`
+        : min === 1
+          ? `no match ${of}`
+          : `fewer than ${min} ${matches(min)} ${of}`,
+    got: counted(n, firstLine),
+  };
+  return { got: ok ? 0 : 1, output: [], check };
 };
 
 /** `file-not-contains`: got 0 when the text or regex does not occur at all. */
@@ -170,12 +189,14 @@ export const fileNotContainsTool: GradeHandler = async (a, ctx) => {
   const read = opened(a, ctx);
   if (isOutcome(read)) return read;
   const { n, firstLine } = occurrences(a, read.text);
-  if (n === 0) return { got: 0, output: [] };
-  const line = excerpt(read.text, firstLine ?? 1);
-  return {
-    got: 1,
-    output: [`${read.shown}: ${what(a)} found ${n} time(s), wanted none`, `line ${firstLine}: ${line}`],
+  const check = {
+    where: read.shown,
+    want: `no match of ${what(a)}`,
+    wantNot: `a match of ${what(a)}`,
+    got: counted(n, firstLine),
   };
+  if (n === 0) return { got: 0, output: [], check };
+  return { got: 1, output: [`line ${firstLine}: ${excerpt(read.text, firstLine ?? 1)}`], check };
 };
 
 /** `file-equals`: got 0 when the OUT file's bytes equal the golden file's (under the case directory). */
@@ -190,7 +211,12 @@ export const fileEqualsTool: GradeHandler = async (a, ctx) => {
   } catch (error) {
     return fail(readProblem(error, `golden ${golden.shown}`));
   }
-  if (want.equals(got.bytes)) return { got: 0, output: [] };
+  const terms = {
+    where: got.shown,
+    want: `the bytes of ${golden.shown}`,
+    wantNot: `other bytes than ${golden.shown}`,
+  };
+  if (want.equals(got.bytes)) return { got: 0, output: [], check: { ...terms, got: "the same bytes" } };
   const w = want.toString("utf8").split("\n");
   const g = got.text.split("\n");
   let i = 0;
@@ -198,10 +224,10 @@ export const fileEqualsTool: GradeHandler = async (a, ctx) => {
   return {
     got: 1,
     output: [
-      `${got.shown} differs from ${golden.shown} at line ${i + 1}:`,
       `  want: ${i < w.length ? JSON.stringify(w[i]) : "(end of file)"}`,
       `  got:  ${i < g.length ? JSON.stringify(g[i]) : "(end of file)"}`,
     ],
+    check: { ...terms, got: `a difference at line ${i + 1}` },
   };
 };
 
@@ -218,16 +244,19 @@ export const jsonPathTool: GradeHandler = async (a, ctx) => {
   }
   const path = String(a.path);
   const found = jsonAt(doc, parseJsonPath(path) ?? []);
-  if (!found.ok) return { got: 1, output: [`${read.shown}: no value at ${pyRepr(path)}: ${found.why}`] };
-  const shown = showJson(found.value);
-  if (typeof a.matches === "string") {
-    const ok = typeof found.value === "string" && new RegExp(a.matches, REGEX_FLAGS).test(found.value);
-    return {
-      got: ok ? 0 : 1,
-      output: ok ? [] : [`${read.shown} at ${path}: got ${shown}, wanted /${a.matches}/`],
-    };
-  }
-  const ok = jsonEquals(found.value, a.equals);
-  const want = showJson(a.equals);
-  return { got: ok ? 0 : 1, output: ok ? [] : [`${read.shown} at ${path}: got ${shown}, wanted ${want}`] };
+  const where = `${read.shown} at ${path}`;
+  const terms =
+    typeof a.matches === "string"
+      ? {
+          where,
+          want: `a string matching /${a.matches}/`,
+          wantNot: `anything but a string matching /${a.matches}/`,
+        }
+      : { where, want: showJson(a.equals), wantNot: `anything but ${showJson(a.equals)}` };
+  if (!found.ok) return { got: 1, output: [], check: { ...terms, got: `no value (${found.why})` } };
+  const ok =
+    typeof a.matches === "string"
+      ? typeof found.value === "string" && new RegExp(a.matches, REGEX_FLAGS).test(found.value)
+      : jsonEquals(found.value, a.equals);
+  return { got: ok ? 0 : 1, output: [], check: { ...terms, got: showJson(found.value) } };
 };

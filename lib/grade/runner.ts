@@ -10,7 +10,7 @@ import { realpathOr } from "../core/fsx.ts";
 import { loadCase } from "./case.ts";
 import { HANDLERS, isGradeTool } from "./handlers.ts";
 import type { AssertionResult, GradeResult } from "./result.ts";
-import type { GradeContext, ToolOutcome } from "./types.ts";
+import type { Check, GradeContext, ToolOutcome } from "./types.ts";
 
 /** Where the rule-pack calls run and relative paths are read from. */
 export interface GradeOptions {
@@ -67,7 +67,27 @@ export async function gradeAssertion(
     return failed(`grading tool failed: ${messageOf(error)}`);
   }
   if (outcome.reason !== undefined) return failed(outcome.reason, outcome.output);
-  return { ...base, ok: outcome.got === want, want, got: outcome.got, reason: null, output: outcome.output };
+  const ok = outcome.got === want;
+  // A general check says what it wanted and got in its verdict line; its lines only when it fails.
+  if (outcome.check)
+    return ok
+      ? { ...base, ok, want, got: outcome.got, reason: null, output: [] }
+      : {
+          ...base,
+          ok,
+          want,
+          got: outcome.got,
+          reason: checkLine(outcome.check, want),
+          output: outcome.output,
+        };
+  return { ...base, ok, want, got: outcome.got, reason: null, output: outcome.output };
+}
+
+/** `OUT/a.txt: want at least 1 match of "done", got 0`; under expect_exit 1 the opposite is wanted. */
+export function checkLine(check: Check, want: number): string {
+  if (want === 0) return `${check.where}: want ${check.want}, got ${check.got}`;
+  if (want === 1) return `${check.where}: want ${check.wantNot} (expect_exit 1), got ${check.got}`;
+  return `${check.where}: expect_exit ${want} never matches: this check gives 0 (it holds) or 1 (it does not)`;
 }
 
 /** Grades the case in `caseDir` against the artifacts in `outDir`; throws ConfigError for an unusable case. */

@@ -28,13 +28,29 @@ export interface CommandRun {
   timedOut: boolean;
 }
 
+/**
+ * What a general check tested (lib/grade/general.ts), for its one failure line `<where>: want <want>,
+ * got <got>`: `want` is what holding means (got 0), `wantNot` what expect_exit 1 asks for instead.
+ */
+export interface Check {
+  where: string;
+  want: string;
+  wantNot: string;
+  got: string;
+}
+
 /** What one tool did. A `reason` fails the assertion whatever expect_exit says. */
 export interface ToolOutcome {
   /** The tool's exit code, compared with expect_exit; null when it could not run. */
   got: number | null;
   reason?: string;
-  /** Lines shown under the verdict line as `    │ <line>` (at most 20). */
+  /**
+   * Lines shown before the verdict line as `    │ <line>` (at most 20). With a `check`, only when the
+   * assertion fails (a check that failed as expect_exit asked prints nothing beside its ✓).
+   */
   output: string[];
+  /** A general check's terms: a mismatch is one `✗ <label> — <where>: want ..., got ...` line. */
+  check?: Check;
 }
 
 /** One grade tool: an assertion object in, an outcome out. */

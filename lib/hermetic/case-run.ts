@@ -15,6 +15,7 @@ import { pyStr } from "../compat/py/repr.ts";
 import { pyTruthy } from "../compat/py/value.ts";
 import { ConfigError, messageOf } from "../core/errors.ts";
 import { type ProcResult, run } from "../core/proc.ts";
+import { useColor } from "../core/tty.ts";
 import { writeCaseIndex } from "../gh/shim/case-index.ts";
 import { type GhStage, installGh } from "../gh/stage.ts";
 import { readCaseJson } from "../grade/case.ts";
@@ -321,7 +322,7 @@ async function grade(stage: Stage): Promise<CaseOutcome> {
     clearTimeout(timer);
   }
   outcome.grade = graded;
-  buf.out(renderGrade(graded));
+  buf.out(renderGrade(graded, { color: useColor(process.env, process.stdout) }));
   if (!graded.passed) return finish(1, "grade", `eval failed: ${outcome.name}`);
   buf.out(`✓ eval passed: ${outcome.name}\n`);
   return finish(0, "done", null);

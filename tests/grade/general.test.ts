@@ -8,6 +8,7 @@ import {
   fileNotContainsTool,
   jsonPathTool,
 } from "../../lib/grade/general.ts";
+import { checkLine } from "../../lib/grade/runner.ts";
 import type { GradeContext, GradeHandler, ToolOutcome } from "../../lib/grade/types.ts";
 import { REPO } from "../support/grade.ts";
 import { tempDir } from "../support/tmp.ts";
@@ -32,14 +33,18 @@ function ctxIn(root: string): GradeContext {
   return { outDir: out, repoRoot: REPO, cwd: root, caseDir };
 }
 
-type Row = { name: string; a: Record<string, unknown>; want: ToolOutcome };
+type Row = { name: string; a: Record<string, unknown>; want: Omit<ToolOutcome, "check"> & { says?: string } };
 
 function table(title: string, tool: GradeHandler, rows: Row[]): void {
   describe(title, () => {
     for (const r of rows) {
       test(r.name, async () => {
         using tmp = tempDir("grade-general");
-        expect(await tool(r.a, ctxIn(tmp.path))).toEqual(r.want);
+        const o = await tool(r.a, ctxIn(tmp.path));
+        // A check says what it tested; under expect_exit 0 that is its verdict line when it fails.
+        const says = o.check ? { says: checkLine(o.check, 0) } : {};
+        const { check: _, ...rest } = o;
+        expect({ ...rest, ...says }).toEqual(r.want);
       });
     }
   });
@@ -51,37 +56,57 @@ table("file-contains", fileContainsTool, [
   {
     name: "literal text, at least once (default)",
     a: { tool: "file-contains", file: "OUT/report.md", text: "status: ok" },
-    want: { got: 0, output: [] },
+    want: {
+      got: 0,
+      says: 'OUT/report.md: want at least 1 match of "status: ok", got 1 (first at line 2)',
+      output: [],
+    },
   },
   {
     name: "a path without OUT/ is under OUT too",
     a: { tool: "file-contains", file: "report.md", text: "TODO" },
-    want: { got: 0, output: [] },
+    want: {
+      got: 0,
+      says: 'OUT/report.md: want at least 1 match of "TODO", got 2 (first at line 3)',
+      output: [],
+    },
   },
   {
     name: "exact count holds",
     a: { tool: "file-contains", file: "OUT/report.md", regex: "^TODO \\w+$", count: 2 },
-    want: { got: 0, output: [] },
+    want: {
+      got: 0,
+      says: "OUT/report.md: want exactly 2 matches of /^TODO \\w+$/, got 2 (first at line 3)",
+      output: [],
+    },
   },
   {
     name: "exact count fails",
     a: { tool: "file-contains", file: "OUT/report.md", text: "TODO", count: 1 },
-    want: { got: 1, output: ['OUT/report.md: "TODO" found 2 time(s) (first at line 3), wanted exactly 1'] },
+    want: {
+      got: 1,
+      says: 'OUT/report.md: want exactly 1 match of "TODO", got 2 (first at line 3)',
+      output: [],
+    },
   },
   {
     name: "min_count fails",
     a: { tool: "file-contains", file: "OUT/report.md", text: "TODO", min_count: 3 },
-    want: { got: 1, output: ['OUT/report.md: "TODO" found 2 time(s) (first at line 3), wanted at least 3'] },
+    want: {
+      got: 1,
+      says: 'OUT/report.md: want at least 3 matches of "TODO", got 2 (first at line 3)',
+      output: [],
+    },
   },
   {
     name: "not there",
     a: { tool: "file-contains", file: "OUT/report.md", text: "status: failed" },
-    want: { got: 1, output: ['OUT/report.md: "status: failed" found 0 time(s), wanted at least 1'] },
+    want: { got: 1, says: 'OUT/report.md: want at least 1 match of "status: failed", got 0', output: [] },
   },
   {
     name: "count 0 is 'absent'",
     a: { tool: "file-contains", file: "OUT/report.md", text: "FIXME", count: 0 },
-    want: { got: 0, output: [] },
+    want: { got: 0, says: 'OUT/report.md: want exactly 0 matches of "FIXME", got 0', output: [] },
   },
   {
     name: "a missing file",
@@ -157,14 +182,15 @@ table("file-not-contains", fileNotContainsTool, [
   {
     name: "absent",
     a: { tool: "file-not-contains", file: "OUT/report.md", text: "FIXME" },
-    want: { got: 0, output: [] },
+    want: { got: 0, says: 'OUT/report.md: want no match of "FIXME", got 0', output: [] },
   },
   {
     name: "present: where, and how often",
     a: { tool: "file-not-contains", file: "OUT/report.md", regex: "todo|TODO" },
     want: {
       got: 1,
-      output: ["OUT/report.md: regex /todo|TODO/ found 2 time(s), wanted none", 'line 3: "TODO one"'],
+      says: "OUT/report.md: want no match of /todo|TODO/, got 2 (first at line 3)",
+      output: ['line 3: "TODO one"'],
     },
   },
   {
@@ -183,18 +209,19 @@ table("file-equals", fileEqualsTool, [
   {
     name: "equal to the golden file",
     a: { tool: "file-equals", file: "OUT/report.md", golden: "expected/report.md" },
-    want: { got: 0, output: [] },
+    want: {
+      got: 0,
+      says: "OUT/report.md: want the bytes of expected/report.md, got the same bytes",
+      output: [],
+    },
   },
   {
     name: "differs: the first differing line, wanted and got",
     a: { tool: "file-equals", file: "OUT/report.md", golden: "expected/other.md" },
     want: {
       got: 1,
-      output: [
-        "OUT/report.md differs from expected/other.md at line 2:",
-        '  want: "status: failed"',
-        '  got:  "status: ok"',
-      ],
+      says: "OUT/report.md: want the bytes of expected/other.md, got a difference at line 2",
+      output: ['  want: "status: failed"', '  got:  "status: ok"'],
     },
   },
   {
@@ -213,52 +240,64 @@ table("json-path", jsonPathTool, [
   {
     name: "equals a string",
     a: { tool: "json-path", file: "OUT/result.json", path: "status", equals: "ok" },
-    want: { got: 0, output: [] },
+    want: { got: 0, says: 'OUT/result.json at status: want "ok", got "ok"', output: [] },
   },
   {
     name: "equals a number ($.)",
     a: { tool: "json-path", file: "OUT/result.json", path: "$.count", equals: 3 },
-    want: { got: 0, output: [] },
+    want: { got: 0, says: "OUT/result.json at $.count: want 3, got 3", output: [] },
   },
   {
     name: "1.0 equals 1",
     a: { tool: "json-path", file: "OUT/result.json", path: "ratio", equals: 1 },
-    want: { got: 0, output: [] },
+    want: { got: 0, says: "OUT/result.json at ratio: want 1, got 1", output: [] },
   },
   {
     name: "true does not equal 1",
     a: { tool: "json-path", file: "OUT/result.json", path: "ok", equals: 1 },
-    want: { got: 1, output: ["OUT/result.json at ok: got true, wanted 1"] },
+    want: { got: 1, says: "OUT/result.json at ok: want 1, got true", output: [] },
   },
   {
     name: "matches in a list",
     a: { tool: "json-path", file: "OUT/result.json", path: "items[0].id", matches: "^a-\\d+$" },
-    want: { got: 0, output: [] },
+    want: {
+      got: 0,
+      says: 'OUT/result.json at items[0].id: want a string matching /^a-\\d+$/, got "a-1"',
+      output: [],
+    },
   },
   {
     name: "equals an object",
     a: { tool: "json-path", file: "OUT/result.json", path: "items", equals: [{ id: "a-1" }] },
-    want: { got: 0, output: [] },
+    want: { got: 0, says: 'OUT/result.json at items: want [{"id":"a-1"}], got [{"id":"a-1"}]', output: [] },
   },
   {
     name: "a different value",
     a: { tool: "json-path", file: "OUT/result.json", path: "count", equals: 4 },
-    want: { got: 1, output: ["OUT/result.json at count: got 3, wanted 4"] },
+    want: { got: 1, says: "OUT/result.json at count: want 4, got 3", output: [] },
   },
   {
     name: "matches only strings",
     a: { tool: "json-path", file: "OUT/result.json", path: "count", matches: "3" },
-    want: { got: 1, output: ["OUT/result.json at count: got 3, wanted /3/"] },
+    want: { got: 1, says: "OUT/result.json at count: want a string matching /3/, got 3", output: [] },
   },
   {
     name: "no such key",
     a: { tool: "json-path", file: "OUT/result.json", path: "items[0].name", equals: "x" },
-    want: { got: 1, output: [`OUT/result.json: no value at 'items[0].name': $.items[0] has no key "name"`] },
+    want: {
+      got: 1,
+      says: 'OUT/result.json at items[0].name: want "x", got no value ($.items[0] has no key "name")',
+      output: [],
+    },
   },
   {
     name: "index past the end",
     a: { tool: "json-path", file: "OUT/result.json", path: "items[3]", equals: "x" },
-    want: { got: 1, output: ["OUT/result.json: no value at 'items[3]': $.items has 1 item(s)"] },
+    want: {
+      got: 1,
+      says: 'OUT/result.json at items[3]: want "x", got no value ($.items has 1 item(s))',
+      output: [],
+    },
   },
   {
     name: "not JSON",

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../../lib/core/errors.ts";
 import { HANDLERS } from "../../lib/grade/handlers.ts";
+import type { AssertionResult } from "../../lib/grade/result.ts";
 import { gradeAssertion, gradeCase } from "../../lib/grade/runner.ts";
 import type { GradeContext, GradeHandler } from "../../lib/grade/types.ts";
 import { FIXTURES, REPO, writeCase } from "../support/grade.ts";
@@ -135,4 +136,63 @@ test("gradeAssertion: a tool that throws fails its line and grading goes on", as
   } finally {
     handlers["red-green"] = original;
   }
+});
+
+// issue 26: a general check's verdict says what it wanted and got, in one line; a check that fails as
+// expect_exit asks prints nothing beside its ✓ (its excerpt lines printed like a failure's).
+test.each<{
+  name: string;
+  a: Record<string, unknown> & { tool: string };
+  want: Pick<AssertionResult, "ok" | "want" | "got" | "reason" | "output">;
+}>([
+  {
+    name: "holds as wanted",
+    a: { tool: "file-contains", file: "OUT/r.md", text: "done", label: "l" },
+    want: { ok: true, want: 0, got: 0, reason: null, output: [] },
+  },
+  {
+    name: "does not hold",
+    a: { tool: "file-contains", file: "OUT/r.md", text: "nope", label: "l" },
+    want: {
+      ok: false,
+      want: 0,
+      got: 1,
+      reason: 'OUT/r.md: want at least 1 match of "nope", got 0',
+      output: [],
+    },
+  },
+  {
+    name: "a negative check that passes: no lines",
+    a: { tool: "file-not-contains", file: "OUT/r.md", text: "TODO", expect_exit: 1, label: "l" },
+    want: { ok: true, want: 1, got: 1, reason: null, output: [] },
+  },
+  {
+    name: "a negative check that fails: what expect_exit 1 wanted",
+    a: { tool: "file-contains", file: "OUT/r.md", text: "TODO", expect_exit: 1, label: "l" },
+    want: {
+      ok: false,
+      want: 1,
+      got: 0,
+      reason: 'OUT/r.md: want no match of "TODO" (expect_exit 1), got 1 (first at line 2)',
+      output: [],
+    },
+  },
+  {
+    name: "an expect_exit no check gives",
+    a: { tool: "json-path", file: "OUT/r.json", path: "a", equals: 1, expect_exit: 2, label: "l" },
+    want: {
+      ok: false,
+      want: 2,
+      got: 0,
+      reason:
+        "OUT/r.json at a: expect_exit 2 never matches: this check gives 0 (it holds) or 1 (it does not)",
+      output: [],
+    },
+  },
+])("gradeAssertion, a general check: $name", async ({ a, want }) => {
+  using tmp = tempDir("grade-check");
+  writeFileSync(join(tmp.path, "r.md"), "done\nTODO x\n");
+  writeFileSync(join(tmp.path, "r.json"), '{"a": 1}');
+  const ctx: GradeContext = { outDir: tmp.path, repoRoot: REPO, cwd: tmp.path };
+  expect(await gradeAssertion(a, 0, ctx)).toEqual({ index: 0, label: "l", tool: a.tool, ...want });
 });
