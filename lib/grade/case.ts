@@ -145,7 +145,9 @@ export const Case = z
     repo_scripts: z
       .array(z.string())
       .optional()
-      .describe("src/shared/scripts/<name>.py files the subject may run"),
+      .describe(
+        "repository files the subject may run: src/shared/scripts/<name>.py, or any file under run-eval --scripts-root DIR",
+      ),
     grade: z.array(Assertion).min(1),
     human_review: z
       .looseObject({

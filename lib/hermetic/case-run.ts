@@ -29,7 +29,7 @@ import { refusalWords } from "./copy.ts";
 import { keepRun } from "./keep.ts";
 import { layOut, makeWorkRoot, subjectEnv, type Work } from "./layout.ts";
 import { BufferSink, type OutputChunk, outShown, type Sink } from "./output.ts";
-import { checkRepoScripts, copyRepoScripts } from "./scripts.ts";
+import { checkRepoScripts, copyRepoScripts, repoScriptsRule } from "./scripts.ts";
 
 const RULE = "┄".repeat(20);
 
@@ -43,6 +43,8 @@ export interface RunContext {
   gh: GhStage;
   /** The repository root repo_scripts are read from and grading runs in. */
   repoRoot: string;
+  /** --scripts-root: repo_scripts may name any file under this folder of repoRoot (default: the original's rule). */
+  scriptsRoot?: string;
   /** Keep each case's OUT and logs under <keep>/<case name>/. */
   keep?: string;
   /** Kill the subject after this long (0: never). */
@@ -175,10 +177,13 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
     return finish(2, "refused", messageOf(error)); // names the file, and the line and column
   }
   if (pyTruthy(data.name)) outcome.name = pyStr(data.name);
-  const scripts = checkRepoScripts(data, ctx.repoRoot);
+  const scripts = checkRepoScripts(data, ctx.repoRoot, ctx.scriptsRoot);
   if (!scripts.ok) {
     for (const line of scripts.problems) buf.err(`${line}\n`);
-    return finish(2, "refused", `invalid repo_scripts in ${casePath}`);
+    finish(2, "refused", `invalid repo_scripts in ${casePath}`);
+    // run_eval.sh's lines first, then the rule the entries broke.
+    buf.err(`${repoScriptsRule(ctx.scriptsRoot)}\n`);
+    return outcome;
   }
 
   const container = makeWorkRoot();
@@ -188,7 +193,7 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
     // itself and leave a link in its place for the runner to follow.
     const root = join(container, "work");
     const work = layOut(root, caseDir);
-    copyRepoScripts(scripts.sources, work.scripts);
+    copyRepoScripts(ctx.repoRoot, scripts.sources, work.scripts);
     installGh(ctx.gh, work.bin);
     buf.out(
       `◆ eval ${outcome.name}\n${RULE}\n  case: ${caseDir}\n  out:  ${outShown(work.out, ctx.keep)}\n  gh:   ${work.gh}\n`,

@@ -40,6 +40,11 @@ export const RUN_EVAL_ARGS = {
   cases: { type: "positional", required: false, description: "case directories, or folders holding them" },
   jobs: { type: "string", alias: "j", description: "cases run at once (default: the number of cores)" },
   repo: { type: "string", description: "repository root for repo_scripts and grading (default: cwd)" },
+  "scripts-root": {
+    type: "string",
+    description:
+      "repo_scripts may name any file under DIR of --repo (`.`: anywhere; default: src/shared/scripts/<name>.py only)",
+  },
   keep: { type: "string", description: "keep each case's OUT and logs under DIR/<case name>/" },
   junit: { type: "string", description: "write JUnit XML to FILE" },
   report: { type: "string", description: "write a self-contained HTML report to FILE" },
@@ -139,6 +144,7 @@ export async function runEval(args: Args): Promise<number> {
     probe: openProbe,
     gh: await stageGh(),
     repoRoot,
+    ...(args["scripts-root"] !== undefined ? { scriptsRoot: args["scripts-root"] } : {}),
     keep: args.keep ? resolve(args.keep) : undefined,
     timeoutMs: n.timeoutMs,
     gradeTimeoutMs: n.gradeTimeoutMs,

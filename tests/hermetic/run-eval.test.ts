@@ -122,14 +122,64 @@ describe("refused before any subject runs (exit 2)", () => {
       rows.map((row, i) => ({
         code: 2,
         stdout: "",
-        stderr: `${row.detail}\n✗ invalid repo_scripts in ${realpathSync(cases[i]!)}/case.json\n`,
+        // run_eval.sh's lines, then the rule (issue 26: the refusal did not say what an entry may be).
+        stderr: `${row.detail}\n✗ invalid repo_scripts in ${realpathSync(cases[i]!)}/case.json\n${RULE}\n`,
       })),
     );
     expect(existsSync(keep)).toBe(false); // no case got as far as a work directory
   });
+
+  test("--scripts-root: the entries and the rule of that folder", async () => {
+    using dir = tempDir("run-eval-root-refused");
+    const repo = join(dir.path, "repo");
+    mkdirSync(join(repo, "tools"), { recursive: true });
+    mkdirSync(join(dir.path, "outside"));
+    writeFileSync(join(dir.path, "outside", "x.sh"), "echo x\n");
+    symlinkSync(join(dir.path, "outside"), join(repo, "tools", "out"));
+    const c = writeEvalCase(dir.path, {
+      name: "link-out",
+      body: "echo SUBJECT-RAN",
+      extra: { repo_scripts: ["tools/out/x.sh", "../outside/x.sh"] },
+    });
+    const r = await runEval(["--repo", repo, "--scripts-root", "tools", c]);
+    expect({ code: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: [
+        "  repo_scripts entry is not a regular file: tools/out/x.sh",
+        "  repo_scripts entry not allowed: '../outside/x.sh'",
+        `✗ invalid repo_scripts in ${realpathSync(c)}/case.json`,
+        '  an entry is a path under tools/ of the repository (--scripts-root) without "..", a regular file reached through no link; each name once (they are copied flat)',
+        "",
+      ].join("\n"),
+    });
+  });
 });
 
+const RULE =
+  "  an entry is src/shared/scripts/<name>.py (<name>: lowercase letters and digits, words joined by -), a regular file reached through no link; run-eval --scripts-root DIR takes any file under DIR of --repo instead";
+
 describe("a sandboxed run", () => {
+  test("--scripts-root: a repository laid out otherwise gives its scripts, mode kept, to EVAL_SCRIPTS_DIR", async () => {
+    using dir = tempDir("run-eval-root");
+    using tmpDir = openTmp();
+    const repo = join(dir.path, "repo");
+    mkdirSync(join(repo, "tools", "ci"), { recursive: true });
+    writeFileSync(join(repo, "tools", "ci", "Check_It.sh"), "#!/bin/sh\necho checked\n", { mode: 0o755 });
+    const c = writeEvalCase(dir.path, {
+      name: "any-layout",
+      extra: { repo_scripts: ["tools/ci/Check_It.sh"] },
+      body: '"$EVAL_SCRIPTS_DIR/Check_It.sh" > "$OUT/hi.txt"',
+      grade: [{ tool: "file-exists", file: "OUT/hi.txt", label: "the repo script ran" }],
+    });
+    const r = await runEval(["--repo", repo, "--scripts-root", ".", c], { TMPDIR: tmpDir.path });
+    expect({ code: r.exitCode, tail: r.stdout.split("\n").slice(-3), stderr: r.stderr }).toEqual({
+      code: 0,
+      tail: ["✓ grade passed: 1 assertions", "✓ eval passed: any-layout", ""],
+      stderr: "",
+    });
+  });
+
   test("header, subject, grade, verdict; valid repo_scripts reach EVAL_SCRIPTS_DIR; WORK removed", async () => {
     using dir = tempDir("run-eval-one");
     using tmpDir = openTmp();

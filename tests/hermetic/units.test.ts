@@ -43,7 +43,7 @@ describe("repo_scripts", () => {
       ["not a dict", { ok: true, sources: [] }],
       [
         { repo_scripts: ["src/shared/scripts/gi-issue.py", "src/shared/scripts/gi-gh.py"] },
-        { ok: true, sources: [join(scripts, "gi-issue.py"), join(scripts, "gi-gh.py")] },
+        { ok: true, sources: ["src/shared/scripts/gi-issue.py", "src/shared/scripts/gi-gh.py"] },
       ],
       [{ repo_scripts: null }, { ok: false, problems: ["  repo_scripts must be a list"] }],
       [
@@ -59,6 +59,75 @@ describe("repo_scripts", () => {
       ],
     ];
     expect(rows.map(([data]) => checkRepoScripts(data, dir.path))).toEqual(rows.map(([, want]) => want));
+  });
+
+  // issue 26: a repository laid out otherwise names its scripts under --scripts-root (`.`: anywhere).
+  test("--scripts-root: any file under it, confined: relative, no .., no link, each name once", () => {
+    using dir = tempDir("repo-scripts-root");
+    mkdirSync(join(dir.path, "tools", "ci"), { recursive: true });
+    mkdirSync(join(dir.path, "outside"));
+    writeFileSync(join(dir.path, "tools", "check.sh"), "");
+    writeFileSync(join(dir.path, "tools", "ci", "check.sh"), "");
+    writeFileSync(join(dir.path, "tools", "Lint_It.PY"), "");
+    writeFileSync(join(dir.path, "outside", "secret.txt"), "");
+    writeFileSync(join(dir.path, "top.sh"), "");
+    symlinkSync(join(dir.path, "outside", "secret.txt"), join(dir.path, "tools", "out.sh"));
+    symlinkSync(join(dir.path, "outside"), join(dir.path, "tools", "via"));
+    const rows: Array<{ root: string; scripts: unknown; want: ReturnType<typeof checkRepoScripts> }> = [
+      {
+        root: "tools",
+        scripts: ["tools/check.sh", "tools/Lint_It.PY", "tools/check.sh"],
+        want: { ok: true, sources: ["tools/check.sh", "tools/Lint_It.PY"] },
+      },
+      {
+        root: "./tools/",
+        scripts: ["tools/ci/check.sh"],
+        want: { ok: true, sources: ["tools/ci/check.sh"] },
+      },
+      {
+        root: ".",
+        scripts: ["top.sh", "tools/check.sh"],
+        want: { ok: true, sources: ["top.sh", "tools/check.sh"] },
+      },
+      {
+        root: "tools",
+        scripts: ["top.sh", "tools/../top.sh", "/etc/passwd", "tools/./check.sh", "src/shared/scripts/gi.py"],
+        want: {
+          ok: false,
+          problems: [
+            "  repo_scripts entry not allowed: 'top.sh'",
+            "  repo_scripts entry not allowed: 'tools/../top.sh'",
+            "  repo_scripts entry not allowed: '/etc/passwd'",
+            "  repo_scripts entry not allowed: 'tools/./check.sh'",
+            "  repo_scripts entry not allowed: 'src/shared/scripts/gi.py'",
+          ],
+        },
+      },
+      {
+        root: "tools",
+        scripts: ["tools/out.sh", "tools/via/secret.txt", "tools/ci", "tools/none.sh"],
+        want: {
+          ok: false,
+          problems: [
+            "  repo_scripts entry is not a regular file: tools/out.sh",
+            "  repo_scripts entry is not a regular file: tools/via/secret.txt",
+            "  repo_scripts entry is not a regular file: tools/ci",
+            "  repo_scripts entry is not a regular file: tools/none.sh",
+          ],
+        },
+      },
+      {
+        root: "tools",
+        scripts: ["tools/check.sh", "tools/ci/check.sh"],
+        want: {
+          ok: false,
+          problems: ["  repo_scripts entries tools/check.sh and tools/ci/check.sh share the name check.sh"],
+        },
+      },
+    ];
+    expect(rows.map((r) => checkRepoScripts({ repo_scripts: r.scripts }, dir.path, r.root))).toEqual(
+      rows.map((r) => r.want),
+    );
   });
 
   test("a linked directory on the way is refused", () => {
