@@ -15,6 +15,10 @@ const command = defineCommand({
   meta: { name: "build-images", description: "build the offline eval images (exit 0 built, 1 error, 2 usage)" },
   args: {
     harness: { type: "string", default: "all", description: `base, all, or one of ${HARNESSES.join(", ")}` },
+    mirror: {
+      type: "string",
+      description: "the Debian mirror for the base image (default: the host's apt sources; or PROCTOR_DEBIAN_MIRROR)",
+    },
   },
   async run({ args }) {
     const want = args.harness;
@@ -23,7 +27,10 @@ const command = defineCommand({
     const log = createLogger("build-images");
     const call = dockerCli();
     await checkEngine(call);
-    const base = await buildBase(call, { log: (m) => log.info(m) });
+    const base = await buildBase(call, {
+      log: (m) => log.info(m),
+      ...(args.mirror !== undefined ? { mirror: args.mirror } : {}),
+    });
     process.stdout.write(`${JSON.stringify(base)}\n`);
     const harnesses = want === "all" ? HARNESSES : want === "base" ? [] : [want as Harness];
     const dirs = { imagesDir: import.meta.dirname, modulesDir: join(import.meta.dirname, "..", "clis", "node_modules") };

@@ -295,7 +295,7 @@ function noiseTree(root: string): void {
   const lock = Array.from(
     { length: 200 },
     (_, i) =>
-      `    "node_modules/pkg-${i}": {\n      "resolved": "https://registry.npmjs.org/pkg-${i}/-/pkg-${i}-1.0.${i}.tgz",\n      "integrity": "sha512-${bytes(64).toString("base64")}"\n    }`,
+      `    "node_modules/pkg-${i}": {\n      "resolved": "https://registry.invalid/pkg-${i}/-/pkg-${i}-1.0.${i}.tgz",\n      "integrity": "sha512-${bytes(64).toString("base64")}"\n    }`,
   );
   put("package-lock.json", `{\n  "packages": {\n${lock.join(",\n")}\n  }\n}\n`);
   put(

@@ -1,10 +1,20 @@
 // Offline images for the Docker runner. No registry is reachable, so the base is a debootstrap of
-// Debian bookworm (minbase + a few packages, from deb.debian.org) with the host's node copied in,
+// Debian bookworm (minbase + a few packages, from the Debian mirror the host's own apt uses, or
+// --mirror) with the host's node copied in,
 // imported with `docker import`; each harness image adds its pinned CLI from evals/clis/node_modules
 // listed in evals/images/<harness>/image.json, with `docker build` of evals/images/Dockerfile (FROM the
 // local base, COPY only: no RUN, no pull).
 // Every image carries `proctor.content=<hash of its inputs>` and is reused while that hash holds.
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -17,8 +27,70 @@ import { type DockerCall, tail } from "./engine.ts";
 /** Debian packages in the base beyond minbase: bash for scripts, socat for the model forwarder, git for repos. */
 export const BASE_PACKAGES = ["bash", "ca-certificates", "socat", "git", "libstdc++6"];
 /** Bump when the base recipe below changes in a way the inputs do not show. */
-const BASE_RECIPE = 1;
-const MIRROR = "http://deb.debian.org/debian";
+const BASE_RECIPE = 2;
+
+/**
+ * The Debian mirror the host's apt is set to (/etc/apt/sources.list, sources.list.d's one-line `.list`
+ * and deb822 `.sources` files): the first `deb` source of a non-security suite. A user behind a
+ * company mirror needs exactly that; null when there is none (pass --mirror).
+ */
+export function aptMirror(aptDir = "/etc/apt"): string | null {
+  const files: string[] = [join(aptDir, "sources.list")];
+  try {
+    for (const f of readdirSync(join(aptDir, "sources.list.d")).sort())
+      if (f.endsWith(".list") || f.endsWith(".sources")) files.push(join(aptDir, "sources.list.d", f));
+  } catch {
+    // no sources.list.d
+  }
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    const found = file.endsWith(".sources") ? fromDeb822(text) : fromOneLine(text);
+    if (found) return found;
+  }
+  return null;
+}
+
+const usable = (uri: string, suites: string[]) =>
+  /^https?:\/\//.test(uri) && suites.some((s) => !s.endsWith("-security") && !s.includes("/"));
+
+function fromOneLine(text: string): string | null {
+  for (const raw of text.split("\n")) {
+    const line = raw
+      .replace(/#.*$/, "")
+      .replace(/\[[^\]]*\]/, "")
+      .trim()
+      .split(/\s+/);
+    if (line[0] === "deb" && line[1] && usable(line[1], [line[2] ?? ""])) return line[1].replace(/\/$/, "");
+  }
+  return null;
+}
+
+function fromDeb822(text: string): string | null {
+  for (const stanza of text.split(/\n\s*\n/)) {
+    const field = (k: string) =>
+      new RegExp(`^${k}:[ \\t]*(.*)$`, "mi").exec(stanza.replace(/^#.*$/gm, ""))?.[1]?.trim().split(/\s+/) ??
+      [];
+    if (!field("Types").includes("deb") || /^Enabled:\s*no/im.test(stanza)) continue;
+    const uri = field("URIs")[0];
+    if (uri && usable(uri, field("Suites"))) return uri.replace(/\/$/, "");
+  }
+  return null;
+}
+
+/** The mirror to debootstrap from: `mirror` when given, else the host's apt one; ConfigError when neither. */
+export function debianMirror(mirror?: string): string {
+  const found = mirror ?? process.env.PROCTOR_DEBIAN_MIRROR ?? aptMirror();
+  if (!found)
+    throw new ConfigError(
+      "Cannot build the base image: no Debian mirror in /etc/apt/sources.list or sources.list.d; pass --mirror URL (or set PROCTOR_DEBIAN_MIRROR)",
+    );
+  return found;
+}
 
 /** evals/images/<harness>/image.json: what the harness layer copies from evals/clis/node_modules. */
 export const ImageManifest = z
@@ -59,7 +131,7 @@ export interface BuiltImage {
 /** Builds the base image (or reuses it): debootstrap, trim, user 1000 "agent", node, docker import. */
 export async function buildBase(
   call: DockerCall,
-  o: { node?: string; log?: (m: string) => void } = {},
+  o: { node?: string; mirror?: string; log?: (m: string) => void } = {},
 ): Promise<BuiltImage> {
   const started = performance.now();
   const node = o.node ?? which("node", process.env.PATH);
@@ -68,7 +140,7 @@ export async function buildBase(
   const content = sha({
     BASE_RECIPE,
     suite: "bookworm",
-    MIRROR,
+    // Not the mirror: any Debian mirror serves the same packages, so the image is the same one.
     BASE_PACKAGES,
     node: await sha256File(node),
   });
@@ -79,7 +151,7 @@ export async function buildBase(
   return withFileLock(join(tmpdir(), `proctor-base-${content}.lock`), async () => {
     if ((await contentOf(call, tag)) === content)
       return { tag, content, reused: true, ms: performance.now() - started };
-    await debootstrapImport({ node, content, tag, log: o.log });
+    await debootstrapImport({ node, content, tag, mirror: debianMirror(o.mirror), log: o.log });
     return { tag, content, reused: false, ms: performance.now() - started };
   });
 }
@@ -88,6 +160,7 @@ async function debootstrapImport(o: {
   node: string;
   content: string;
   tag: string;
+  mirror: string;
   log?: (m: string) => void;
 }): Promise<void> {
   const { node, content, tag } = o;
@@ -103,11 +176,11 @@ async function debootstrapImport(o: {
   try {
     o.log?.(`debootstrap bookworm (${BASE_PACKAGES.join(", ")})`);
     const args = ["--variant=minbase", `--include=${BASE_PACKAGES.join(",")}`, `--cache-dir=${cache}`];
-    const db = await run(["debootstrap", ...args, "bookworm", root, MIRROR], {
+    const db = await run(["debootstrap", ...args, "bookworm", root, o.mirror], {
       env: { ...(process.env as Record<string, string>), PATH: `${process.env.PATH}:/usr/sbin:/sbin` },
     });
     if (db.exitCode !== 0)
-      throw new ToolError(`Cannot debootstrap bookworm from ${MIRROR}: ${tail(db.stdout + db.stderr)}`, 1);
+      throw new ToolError(`Cannot debootstrap bookworm from ${o.mirror}: ${tail(db.stdout + db.stderr)}`, 1);
     // Trim what a container never reads (docs, locales, apt lists), then the run user and /work.
     for (const p of [
       "usr/share/doc",
