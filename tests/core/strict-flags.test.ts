@@ -269,7 +269,7 @@ const NAMED: Array<Row & { name: string }> = [
     expected: refused(
       flag(
         "-x",
-        "expected one of --jobs, --repo, --keep, --junit, --report, --json, --shard, --timeout, --grade-timeout, --max-file-bytes, --sandbox, --pids-max, --memory-max",
+        "expected one of --jobs, --repo, --scripts-root, --keep, --junit, --report, --json, --shard, --timeout, --grade-timeout, --max-file-bytes, --sandbox, --pids-max, --memory-max",
         "run-eval",
       ),
     ),
