@@ -38,6 +38,9 @@ export async function agentPhase(
     if (!(error instanceof ConfigError)) throw error;
     return fail(`agent: ${error.message}`, "other");
   }
+  ctx.witness?.beforeAgent(ws);
+  // The bridge is the trial's meter: it counts what it forwarded, whatever the agent prints.
+  const watch = ctx.witness && ctx.modelUrl !== "" ? { onExchange: ctx.witness.meter.observer() } : {};
   const r = await ctx.runner.runPhase(ws, {
     runId: ctx.runId,
     image: ctx.image,
@@ -49,9 +52,10 @@ export async function agentPhase(
     secretEnvNames: key.secretEnvNames,
     ...(inv.stdin !== undefined ? { stdin: inv.stdin } : {}),
     timeoutMs: task.timeoutMs,
-    ...(ctx.modelUrl !== "" ? { model: { url: ctx.modelUrl, ...pick(key) } } : {}),
+    ...(ctx.modelUrl !== "" ? { model: { url: ctx.modelUrl, ...pick(key), ...watch } } : {}),
   });
   ctx.record("agent", r);
+  ctx.witness?.afterAgent(ws);
   trial.wallMs = Math.round(r.durationMs);
   if (r.infraError) fail(`agent: ${r.infraError}`, infraKindOf(r.infraError));
   else if (r.timedOut) fail(`agent: ${execError(r, task.timeoutMs)}`);

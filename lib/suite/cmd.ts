@@ -24,6 +24,7 @@ import { GATE_ARGS, type GateFlags, isGated, parseGateFlags, prepareRelease } fr
 import { parseImageMap, setBuildOptions } from "./harbor/image.ts";
 import { keep, skipByImages, skipByNetwork } from "./harbor/preflight.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
+import { loadPrices } from "./meter/prices.ts";
 import { publishRun, publishShard } from "./publish.ts";
 import { checkTrialsFile } from "./resume.ts";
 import { newRunId, runSuite, safeName, suiteJobs } from "./run.ts";
@@ -79,6 +80,9 @@ export const SUITE_ARGS = {
   offline: bool("Harbor tasks: build environment images with --network none (air-gapped machines)"),
   shard: str("run only shard K/N of the trials (K 0-based), to merge with `agent-eval suite merge`"),
   "seal-key-env": str("with --shard: NAME of the variable holding the key that seals the trials file"),
+  prices: str(
+    "FILE: the price table the model bridge's meter prices tokens with (default: the built-in table)",
+  ),
   ...UNTIL_ARGS,
   ...GATE_ARGS,
 } as const satisfies ArgsDef;
@@ -105,6 +109,7 @@ export interface SuiteFlags extends GateFlags, UntilFlags {
   offline?: boolean;
   shard?: string;
   "seal-key-env"?: string;
+  prices?: string;
 }
 
 /** Where each harness's CLI talks to by default (its vendor's public API). */
@@ -178,6 +183,7 @@ export function parseFlags(f: SuiteFlags) {
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
     ...(sealKeyEnv !== undefined ? { sealKeyEnv } : {}),
     release: parseGateFlags(f),
+    ...(f.prices !== undefined ? { prices: loadPrices(f.prices) } : {}),
     until: parseUntilFlags(f),
   };
 }
@@ -291,6 +297,7 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
       network: o.network,
       limits: o.limits,
       passEnv: o.passEnv,
+      ...(o.prices ? { prices: o.prices } : {}),
       // The suite's `seed` is the default; a --seed given wins.
       seed: flags.seed === undefined && suite.seed !== undefined ? suite.seed : o.seed,
       modelUrl,

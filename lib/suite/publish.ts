@@ -8,6 +8,7 @@ import { finishRelease, type parseGateFlags, releaseExit, releaseText } from "./
 import { renderTrendMarkdown, type TrendRow } from "./history.ts";
 import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
 import type { Suite } from "./suite.ts";
+import { transcriptPage } from "./transcript/write.ts";
 
 /** Where a trial's `log` is relative to: one trials file's path, or (merged shards) each trial's directory. */
 export type LogBase = string | ((t: Trial) => string | undefined);
@@ -25,15 +26,18 @@ export async function writeReport(
 ): Promise<void> {
   if (extname(path).toLowerCase() === ".html") {
     const { renderSuiteReportHtml } = await import("./report.ts");
-    // Trial logs are relative to the trials file; the report links to them from wherever it is written.
+    // Trial logs are relative to the trials file; the report links to them from wherever it is written,
+    // each trial to its transcript's page where it has one (it links on to the raw log).
     const one = typeof trialsFile === "string" ? dirname(resolve(trialsFile)) : undefined;
     const baseOf = typeof trialsFile === "function" ? trialsFile : () => one;
-    const logHref = (t: Trial, base = baseOf(t)) =>
-      t.log === undefined || base === undefined
+    const logHref = (t: Trial, base = baseOf(t)) => {
+      const target = t.transcript !== undefined ? transcriptPage(t.transcript) : t.log;
+      return target === undefined || base === undefined
         ? undefined
-        : relative(dirname(resolve(path)), join(base, t.log))
+        : relative(dirname(resolve(path)), join(base, target))
             .split(sep)
             .join("/");
+    };
     writeFileAtomic(path, renderSuiteReportHtml(sc, trials, { logHref, ...(trend ? { trend } : {}) }));
   } else
     writeFileAtomic(

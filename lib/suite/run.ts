@@ -14,6 +14,7 @@ import { imageOf } from "./agents/image.ts";
 import { type Driver, readSettings } from "./agents/index.ts";
 import type { TrialJudge } from "./graders/index.ts";
 import { judgeForRun } from "./judge/judge.ts";
+import type { Prices } from "./meter/prices.ts";
 import { checkoutRepo, type RepoCheckout } from "./repo.ts";
 import { appendTrial, resumeTrials, startTrials } from "./resume.ts";
 import { judgeInfo } from "./scorecard/grading.ts";
@@ -61,6 +62,8 @@ export interface SuiteRunOptions {
   select?: (job: TrialJob) => boolean;
   /** With `shard`: seal its trials file under this key (seal.ts), for `suite merge --seal-key-env`. */
   sealKey?: SealKey;
+  /** The price table of the trials' meter (--prices; default the built-in one). */
+  prices?: Prices;
   /** Where /work and HOME are inside a phase (default /work, /tmp/home). */
   workDir?: string;
   home?: string;
@@ -270,6 +273,7 @@ function context(
     workDir: opts.workDir ?? "/work",
     home: opts.home ?? "/tmp/home",
     ...(opts.trialsFile !== undefined ? { log: logPlace(opts.trialsFile, job) } : {}),
+    ...(opts.prices !== undefined ? { prices: opts.prices } : {}),
   };
 }
 

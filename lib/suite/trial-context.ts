@@ -7,9 +7,11 @@ import type { PhaseResult, PhaseSpec, SuiteRunner } from "../isolation/contract.
 import { redactText } from "../redact/index.ts";
 import type { Driver } from "./agents/index.ts";
 import type { TrialJudge } from "./graders/index.ts";
+import type { Prices } from "./meter/prices.ts";
 import type { InfraKind, Trial } from "./scorecard/index.ts";
 import type { Variant } from "./suite.ts";
 import type { Task } from "./task.ts";
+import type { Witness } from "./transcript/witness.ts";
 
 /** One job of the suite: task x variant x repeat. */
 export interface TrialJob {
@@ -47,10 +49,15 @@ export interface TrialContext {
   judge?: TrialJudge;
   /** When set, each phase's exit, stdout and stderr go to `<logDir>/<logPath>` (secrets redacted). */
   log?: { dir: string; path: string };
+  /** The price table the trial's meter uses (default: the built-in one, meter/prices.ts). */
+  prices?: Prices;
 }
 
-/** A trial's context with the phase recorder (each phase's result goes to the trial's log). */
-export type Recording = TrialContext & { record: (phase: string, r: PhaseResult) => void };
+/**
+ * A trial's context with the phase recorder (each phase's result goes to the trial's log) and its
+ * witness: the meter an agent phase puts on its model bridge, /work before and after the agent.
+ */
+export type Recording = TrialContext & { record: (phase: string, r: PhaseResult) => void; witness?: Witness };
 
 /** How a kind of task runs its phases; `fail` keeps the first failure (and its infra kind). */
 export type TaskPhases = (

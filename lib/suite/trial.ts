@@ -8,10 +8,14 @@
 
 import { dirname, join } from "node:path";
 import { ensureDir, writeFileAtomic } from "../core/fsx.ts";
-import type { Workspace } from "../isolation/contract.ts";
+import type { PhaseResult, Workspace } from "../isolation/contract.ts";
 import { agentPhase } from "./agent-phase.ts";
 import { beginGrading } from "./graders/index.ts";
+import { applyMeter } from "./meter/apply.ts";
+import { DEFAULT_PRICE_BOOK } from "./meter/prices.ts";
 import type { InfraKind, Trial } from "./scorecard/index.ts";
+import { createWitness } from "./transcript/witness.ts";
+import { saveTranscript } from "./transcript/write.ts";
 import {
   execError,
   infraKindOf,
@@ -49,11 +53,19 @@ export async function runTrial(job: TrialJob, ctx: TrialContext): Promise<Trial>
     }
   };
   const log: string[] = [];
+  const witness = createWitness(ctx.prices ?? DEFAULT_PRICE_BOOK);
+  const record = (phase: string, r: PhaseResult) => {
+    log.push(logSection(phase, r));
+    witness.record(phase, r);
+  };
   try {
-    await phases(job, { ...ctx, record: (phase, r) => log.push(logSection(phase, r)) }, trial, fail);
+    await phases(job, { ...ctx, record, witness }, trial, fail);
   } catch (error) {
     fail(`internal: ${(error as Error).message}`, "other");
   }
+  // Tokens, turns and cost are what the bridge forwarded, not what the agent printed (meter/).
+  const metered = witness.meter.summary();
+  if (metered) applyMeter(trial, metered, job.variant.harness);
   if (ctx.log) {
     // The log is evidence a reviewer opens from the report: the pass-env values and the API key are
     // redacted like the error line, and it is written whole or not at all.
@@ -62,6 +74,10 @@ export async function runTrial(job: TrialJob, ctx: TrialContext): Promise<Trial>
     const text = `${job.task.id} / ${job.variant.name} / repeat ${job.repeat}\n${log.join("")}`;
     writeFileAtomic(file, redactSecrets(text, [...ctx.passEnv, ctx.apiKeyEnvName]));
     trial.log = ctx.log.path;
+    const transcript = saveTranscript(ctx.log, witness.transcript(trial, job.variant.harness), (s) =>
+      redactSecrets(s, [...ctx.passEnv, ctx.apiKeyEnvName]),
+    );
+    if (transcript !== undefined) trial.transcript = transcript;
   }
   trial.version = 1;
   return trial;

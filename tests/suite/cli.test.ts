@@ -162,6 +162,7 @@ test("--help lists every flag", async () => {
       "output",
       "parallel",
       "pass-env",
+      "prices",
       "report",
       "resume",
       "scorecard",

@@ -300,7 +300,7 @@ describe("--resume", () => {
   });
 });
 
-test("each trial's log is written beside the trials file, key redacted, and the HTML report links to it", async () => {
+test("each trial's log and transcript are written beside the trials file, key redacted, and the HTML report links to its transcript's page, which links to the log", async () => {
   using dir = tempDir("suite-run");
   const secret = "sk-stub-9f8e7d6c5b4a39281706";
   const before = process.env.PROCTOR_STUB_KEY;
@@ -332,8 +332,13 @@ test("each trial's log is written beside the trials file, key redacted, and the 
     mkdirSync(join(dir.path, "report"));
     await writeReport(reportPath, scorecard, trials, trialsFile);
     const html = readFileSync(reportPath, "utf8");
+    const transcript = "s.trials.logs/fix-add/only_one/0.transcript.json";
+    const written = ["json", "html"].map((x) =>
+      readFileSync(join(dir.path, "out", transcript.replace(/json$/, x)), "utf8"),
+    );
     expect({
       log: trials.map((t) => t.log),
+      transcript: trials.map((t) => t.transcript),
       streamed: parseTrials(readFileSync(trialsFile, "utf8"), trialsFile).map((t) => t.log),
       header: text.split("\n")[0],
       sections: text
@@ -342,15 +347,20 @@ test("each trial's log is written beside the trials file, key redacted, and the 
         .map((l) => l.replace(/, \d+ ms$/, "")),
       agentLine: text.includes("agent saw key="),
       secretInLog: text.includes(secret),
-      linked: html.includes(`href="../out/${rel}"`),
+      linked: html.includes(`href="../out/${transcript.replace(/json$/, "html")}"`),
+      pageLinksLog: written[1]?.includes('href="0.log"'),
+      secretInTranscript: written.some((w) => w.includes(secret)),
     }).toEqual({
       log: [rel],
+      transcript: [transcript],
       streamed: [rel],
       header: "fix-add / only one / repeat 0",
       sections: ["== agent: exit 0", "== check: exit 1"],
       agentLine: true,
       secretInLog: false,
       linked: true,
+      pageLinksLog: true,
+      secretInTranscript: false,
     });
   } finally {
     if (before === undefined) delete process.env.PROCTOR_STUB_KEY;

@@ -52,12 +52,15 @@ const noResult = {
   unreported: ["cost", "turns", "tokens"] as Trial["unreported"],
 };
 
+// The original's figures come from the agent's output: these trials bridge no model (modelUrl ""),
+// so nothing meters them. A bridged trial's figures are the bridge's (the last case; meter-e2e.test.ts).
 describe("TestRunTrial", () => {
   const cases: {
     name: string;
     model: string;
     settings?: Record<string, unknown>;
     task?: string;
+    ctx?: Partial<TrialContext>;
     want: Trial;
   }[] = [
     {
@@ -131,6 +134,39 @@ describe("TestRunTrial", () => {
         error: "agent: timed out after 0.3s",
       },
     },
+    {
+      name: "bridged, the fixer that never called its model: the bridge's zeros, its own figures flagged",
+      model: "fixer",
+      ctx: { modelUrl: "http://127.0.0.1:9" },
+      want: {
+        ...base("fixer"),
+        pass: true,
+        costUSD: 0,
+        turns: 0,
+        tokens: 0,
+        toolErrors: 0,
+        toolCalls: 0,
+        meter: {
+          source: "bridge",
+          requests: 0,
+          turns: 0,
+          failed: 0,
+          unread: 0,
+          input: 0,
+          output: 0,
+          cacheRead: 0,
+          cacheWrite: 0,
+          reasoning: 0,
+          costUSD: 0,
+          prices: expect.stringMatching(/^default \d{4}-\d{2}-\d{2}$/) as unknown as string,
+        },
+        mismatch: [
+          { metric: "cost", bridge: 0, agent: 0.25 },
+          { metric: "tokens", bridge: 0, agent: 115 },
+          { metric: "turns", bridge: 0, agent: 4 },
+        ],
+      },
+    },
   ];
   for (const c of cases)
     test.concurrent(c.name, async () => {
@@ -138,6 +174,7 @@ describe("TestRunTrial", () => {
       const got = await trialOf(dir.path, c.model, {
         ...(c.settings ? { settings: c.settings } : {}),
         ...(c.task ? { task: c.task } : {}),
+        ctx: c.ctx ?? { modelUrl: "" },
       });
       expect(got).toEqual(c.want);
     });
@@ -245,7 +282,12 @@ test("TestSecretsOnlyInAgentStep: setup and check get no secret names; the agent
       secrets: ["PROCTOR_EXTRA"],
       n: undefined,
       key: PLACEHOLDER_KEY,
-      model: { url: "http://127.0.0.1:9", credential: { wire: "anthropic", keyEnv: "PROCTOR_STUB_KEY" } },
+      // The bridge also meters the phase: onExchange is the trial's meter.
+      model: {
+        url: "http://127.0.0.1:9",
+        credential: { wire: "anthropic", keyEnv: "PROCTOR_STUB_KEY" },
+        onExchange: expect.any(Function),
+      },
     },
     { phase: "check", secrets: null, n: undefined, key: null, model: null },
   ]);

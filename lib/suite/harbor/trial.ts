@@ -279,11 +279,11 @@ async function agentPhase(call: DockerCall, a: AgentRun) {
   let bridge: ModelBridge | undefined;
   try {
     if (bridgedTo(job, ctx))
-      bridge = await startModelBridge(
-        scratch,
-        ctx.modelUrl,
-        key?.credential ? { credential: key.credential } : {},
-      );
+      bridge = await startModelBridge(scratch, ctx.modelUrl, {
+        ...(key?.credential ? { credential: key.credential } : {}),
+        // The bridge is the trial's meter (meter/), as for task.yaml trials.
+        ...(ctx.witness ? { onExchange: ctx.witness.meter.observer() } : {}),
+      });
     // /logs/agent is made by the container's first process (the task image's shell, before any agent).
     const first = bridge ? FORWARDER_COMMAND : ["sleep", "infinity"];
     const args = runArgs(

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ConfigError } from "../../core/errors.ts";
 import { firstIssue, parseJsonl } from "../../core/jsonl.ts";
 import { DATA, readInput } from "../input.ts";
+import { Metered, Mismatch } from "../meter/format.ts";
 
 const count = z.number().int().min(0);
 const rate = z.number().min(0).max(1);
@@ -100,6 +101,18 @@ export const Trial = z
       .array(z.enum(METRICS))
       .optional()
       .describe("metrics the harness CLI did not report (their values are 0, not measured)"),
+    meter: Metered.optional().describe(
+      "what the model bridge forwarded, counted on the host: the source of costUSD, tokens and turns when present",
+    ),
+    mismatch: z
+      .array(Mismatch)
+      .min(1)
+      .optional()
+      .describe("figures the agent's own output reported that differ from the bridge's count"),
+    transcript: z
+      .string()
+      .optional()
+      .describe("the trial's transcript (JSON; its page beside it as .html), relative like `log`"),
     reward: z
       .number()
       .optional()

@@ -31,7 +31,7 @@ async function suite(name: string, dir: string, extra: string[]) {
 
 /** A trial without what varies run to run. */
 function stable(t: Trial): Record<string, unknown> {
-  const { wallMs: _w, log: _l, ...rest } = t;
+  const { wallMs: _w, log: _l, transcript: _t, ...rest } = t;
   return rest;
 }
 

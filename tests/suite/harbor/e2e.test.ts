@@ -399,12 +399,17 @@ describe("agent-eval suite with Harbor tasks", () => {
       };
       const after = summary();
       const html = readFileSync(f("report.html"), "utf8");
-      const report = ["fix-add", "trials.logs/fix-add/fixer/0.log"].map((s) => html.includes(s));
+      // Each trial links to its transcript's page; its turns are what the bridge counted (the mock's replies).
+      const report = ["fix-add", "trials.logs/fix-add/fixer/0.transcript.html"].map((s) => html.includes(s));
+      const metered =
+        loadTrials(f("trials.jsonl")).reduce((n, t) => n + (t.meter?.turns ?? -100), 0) ===
+        mock.requests.filter((r) => r.usage !== undefined).length;
       const requests = mock.requests.length;
       const resumed = await agentEval([...args, "--resume"], dir.path, env);
       expect({
         first: first.exitCode,
         report,
+        metered,
         after,
         resumed: resumed.exitCode,
         again: summary(),
@@ -413,6 +418,7 @@ describe("agent-eval suite with Harbor tasks", () => {
       }).toEqual({
         first: 0,
         report: [true, true],
+        metered: true,
         after: SOLVED,
         resumed: 0,
         again: SOLVED,
