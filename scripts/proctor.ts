@@ -7,7 +7,8 @@ import { dispatch, type ToolTable } from "../lib/core/multicall.ts";
 import { VERSION } from "../lib/core/version.ts";
 
 const TOOLS: ToolTable = {
-  gh: () => import("./gh-shim.ts").then((m) => ({ main: m.ghMain })),
+  // gh alone: the replay path, without gh-shim's citty tree (every gh call a subject makes pays it)
+  gh: () => import("../lib/gh/cmd.ts").then((m) => ({ main: (args: string[]) => m.ghCommand(args) })),
   "gh-shim": () => import("./gh-shim.ts"),
   grade: () => import("./grade.ts"),
   "run-eval": () => import("./run-eval.ts"),

@@ -2,7 +2,6 @@
 // half-written file), exclusive locks that work across processes, and path joins that refuse to
 // leave a root. It does not parse formats; lib/<format>.ts does that on top of these.
 import { Buffer } from "node:buffer";
-import { randomBytes } from "node:crypto";
 import {
   accessSync,
   closeSync,
@@ -23,6 +22,11 @@ import {
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { flockExclusive } from "./runtime.ts";
 
+/** `n` random bytes as hex, for temp names: the web crypto every runtime has (node:crypto costs start-up). */
+function randomHex(n: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(n))).toString("hex");
+}
+
 /**
  * Writes a file atomically: a temp file in the same directory, fsync, rename over the target.
  * An existing file's mode is preserved; a new file gets `mode` (default 0o666 less the umask).
@@ -35,7 +39,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: {
   } catch {
     // new file: keep the requested mode
   }
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${randomHex(6)}.tmp`);
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;

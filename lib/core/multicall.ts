@@ -2,7 +2,7 @@
 // (a link named gh, grade, ..., with a release asset's platform suffix stripped) or by a first word
 // (proctor grade ...). It knows no tool: scripts/proctor.ts hands it the table of lazy loaders, so
 // `gh` replay does not pay for modules it never uses.
-import { basename } from "node:path";
+import { writeStderr, writeStdout } from "./stdio.ts";
 import { unknownFlag, unknownWord } from "./suggest.ts";
 import { VERSION } from "./version.ts";
 
@@ -21,7 +21,10 @@ const OWN_FLAGS = new Map([
 
 /** The tool a binary called `invoked` is: proctor-linux-x64 and grade.exe lose their platform suffix. */
 export function toolName(invoked: string): string {
-  return basename(invoked)
+  // path.basename's answer for these names, without node:path (its load is a tenth of a gh call)
+  return invoked
+    .replace(/\/+$/, "")
+    .replace(/^.*\//, "")
     .replace(/\.exe$/i, "")
     .replace(/-(linux|darwin|windows)-(x64|arm64)(-musl)?$/, "");
 }
@@ -37,14 +40,14 @@ export async function dispatch(
   let rest = args;
   if (!(name in tools)) {
     const [first, ...others] = args;
+    // Straight to descriptor 1, not process.stdout: Bun builds the Node stream on first use, most
+    // of what --version would cost (lib/core/stdio.ts, tests/bench/dist.ts).
     if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-      process.stdout.write(usage);
+      await writeStdout(usage);
       return 0;
     }
     if (first === "--version") {
-      // console.log, not process.stdout: Bun builds the Node stream on first use, most of what
-      // --version would cost (tests/bench/dist.ts). Same bytes: one string, one newline.
-      console.log(VERSION);
+      await writeStdout(`${VERSION}\n`);
       return 0;
     }
     name = first;
@@ -55,7 +58,7 @@ export async function dispatch(
     const message = name.startsWith("-")
       ? unknownFlag(name, OWN_FLAGS, ["--help", "--version"], "proctor")
       : unknownWord("tool", name, Object.keys(tools));
-    process.stderr.write(`✗ ${message}\n`);
+    await writeStderr(`✗ ${message}\n`);
     return 2;
   }
   const { main } = await load();
