@@ -2,10 +2,11 @@
 // skipped, argv items coerced with Python str()), --json normalisation, and the matching index
 // (exact first-entry-wins, then prefix entries longest first). It has no zod on purpose: this is the
 // replay hot path; the strict schema for lint and the JSON Schema is lib/gh/cassette-schema.ts.
-import { readFileSync } from "node:fs";
+import type * as NodeFs from "node:fs";
 import { pyRepr, pyStr } from "../compat/py/repr.ts";
 import { codepointCompare, strip } from "../compat/py/text.ts";
 import { ToolError } from "../core/errors.ts";
+import { readFileRange } from "../core/runtime.ts";
 
 /** One usable cassette entry, normalised once at load. */
 export interface CassetteCall {
@@ -186,15 +187,36 @@ export function loadCassette(path: string): Cassette {
 
 /** Reads a cassette's bytes as UTF-8 text, mapping read errors to one line. */
 export function readCassetteText(path: string): string {
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
-    bytes = readFileSync(path);
+    // node:fs only here, when first needed: the replay path reads through loadCassetteText
+    bytes = (process.getBuiltinModule("node:fs") as typeof NodeFs).readFileSync(path);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new CassetteError(`cannot read cassette ${path}: ${reason}`, { cause: error });
+    throw readError(path, error);
   }
+  return decodeCassette(bytes, path);
+}
+
+/** readCassetteText without node:fs under Bun (lib/core/runtime.ts): the replay path's whole read. */
+export async function loadCassetteText(path: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes); // a BOM stays, and fails JSON.parse as in Python
+    bytes = await readFileRange(path, 0);
+  } catch (error) {
+    throw readError(path, error);
+  }
+  return decodeCassette(bytes, path);
+}
+
+function readError(path: string, error: unknown): CassetteError {
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new CassetteError(`cannot read cassette ${path}: ${reason}`, { cause: error });
+}
+
+/** A cassette's bytes as UTF-8 text (a BOM stays, and fails JSON.parse as in Python); else one line. */
+export function decodeCassette(bytes: Uint8Array, path: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch (error) {
     throw new CassetteError(`cannot read cassette ${path}: not valid UTF-8`, { cause: error });
   }

@@ -2,13 +2,14 @@
 // gh would give them) and `lint CASSETTE [--json]`. The gh path loads no consola and no zod (lint
 // loads zod lazily): its start-up time is paid by every gh call a subject makes. gh's own edge is
 // here because gh's arguments are gh's, not a citty command's: one `✗ gh shim: <msg>` line, exit 1.
-import { realpathSync } from "node:fs";
 import type { ArgsDef, ParsedArgs } from "citty";
 import { messageOf } from "../core/errors.ts";
+import { writeStderr, writeStdout } from "../core/stdio.ts";
 import { runGh } from "./shim/gh.ts";
 
 /** The paths this process may be found under on PATH (so the shim never runs itself as the real gh). */
-function selfPaths(entry: string): string[] {
+async function selfPaths(entry = ""): Promise<string[]> {
+  const { realpathSync } = await import("node:fs");
   return [process.execPath, process.argv[1] ?? "", entry].flatMap((p) => {
     try {
       return [p, realpathSync(p)];
@@ -18,18 +19,22 @@ function selfPaths(entry: string): string[] {
   });
 }
 
-/** gh itself: runs one invocation, writes its output, returns its exit code; never prints a stack. */
-export async function ghCommand(rawArgs: string[], entry: string): Promise<number> {
-  // A reader that stops early (gh ... | head) is not our error: no EPIPE dump on stderr.
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+/**
+ * gh itself: runs one invocation, writes its output, returns its exit code; never prints a stack.
+ * Output goes straight to descriptors 1 and 2 (lib/core/stdio.ts): every gh call a subject makes pays
+ * this start, and the streams would cost more than the replay. A reader that stops early (gh ... |
+ * head) is not our error. Only a real gh run (EVAL_RECORD=1) needs this shim's own paths.
+ */
+export async function ghCommand(rawArgs: string[], entry?: string): Promise<number> {
   let code: number;
   try {
-    const out = await runGh(rawArgs, { env: process.env, cwd: process.cwd(), self: selfPaths(entry) });
-    if (out.stdout) process.stdout.write(out.stdout);
-    if (out.stderr) process.stderr.write(out.stderr);
+    const self = process.env.EVAL_RECORD === "1" ? await selfPaths(entry) : [];
+    const out = await runGh(rawArgs, { env: process.env, cwd: process.cwd(), self });
+    await writeStdout(out.stdout);
+    await writeStderr(out.stderr);
     code = out.exitCode;
   } catch (error) {
-    process.stderr.write(`✗ gh shim: ${messageOf(error)}\n`);
+    await writeStderr(`✗ gh shim: ${messageOf(error)}\n`);
     code = 1;
   }
   process.exitCode = code;

@@ -16,7 +16,7 @@ import { pyTruthy } from "../compat/py/value.ts";
 import { ConfigError, messageOf } from "../core/errors.ts";
 import { type ProcResult, run } from "../core/proc.ts";
 import { useColor } from "../core/tty.ts";
-import { writeCaseIndex } from "../gh/shim/case-index.ts";
+import { stampSource, writeCaseIndex } from "../gh/shim/case-index.ts";
 import { type GhStage, installGh } from "../gh/stage.ts";
 import { readCaseJson } from "../grade/case.ts";
 import { MAX_FILE_BYTES } from "../grade/out.ts";
@@ -192,6 +192,7 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
     // WORK sits one level down in a directory the subject does not own, so it cannot rename WORK
     // itself and leave a link in its place for the runner to follow.
     const root = join(container, "work");
+    const source = stampSource(join(caseDir, "cassettes.json")); // before the copy: see case-index.ts
     const work = layOut(root, caseDir);
     copyRepoScripts(ctx.repoRoot, scripts.sources, work.scripts);
     installGh(ctx.gh, work.bin);
@@ -202,7 +203,8 @@ export async function runCase(caseArg: string, ctx: RunContext, sink?: Sink): Pr
     ctx.prepare(ctx.sandbox, root);
     // The copy is final (prepare's chown set its stamps last): index it once for all gh calls, bound
     // read-only (sandbox-exec cannot bind, so there the shim parses; lib/gh/shim/case-index.ts).
-    const index = ctx.sandbox.mechanism === "sandbox-exec" ? null : writeCaseIndex(work.cassettes);
+    const index =
+      ctx.sandbox.mechanism === "sandbox-exec" ? null : writeCaseIndex(work.cassettes, { source });
     const binds = [{ host: ctx.gh.dir, inside: ctx.gh.dir }];
     if (index) binds.push({ host: index, inside: index });
     return await runPrepared({ work, caseDir, ctx: { ...ctx, binds }, buf, outcome, finish });

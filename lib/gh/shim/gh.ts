@@ -2,16 +2,14 @@
 // without a cassette, --json enforcement for data commands (gh api exempt), then issue create,
 // state-backed issue view, and cassette replay or record (under `gh-shim record`, through the
 // recorder: _channel.ts). Returns bytes and an exit code; the entry script writes them. Messages and exit codes (0/1/2) are the original's; a miss adds hints after.
-import { existsSync } from "node:fs";
 import { pyRepr } from "../../compat/py/repr.ts";
 import { pyPath } from "../../compat/py/text.ts";
+import { statFile } from "../../core/runtime.ts";
 import type { Detector } from "../../redact/index.ts";
 import { type CassetteCall, CassetteError, hasJsonFlag, isDataCommand, normalizeArgv } from "../cassette.ts";
-import { askRecorder, RECORDER_ENV, readsStdin } from "./_channel.ts";
-import { appendCallLog } from "./calllog.ts";
 import { missHints, notFoundHint } from "./hints.ts";
-import { createIssue, type ShimOutput, viewIssue } from "./issues.ts";
-import { Recorder, runRealGh, sealCapture, sealedAnswer } from "./record.ts";
+import type { ShimOutput } from "./issues.ts";
+import type { Recorder } from "./record.ts";
 import { openReplayer, type Replayer, type ReplayOptions } from "./replay-cache.ts";
 
 /** Everything the shim reads from its surroundings, injectable for tests. */
@@ -48,17 +46,21 @@ Common skill commands: issue view/list/create, pr view/list/create/checks, auth 
 export const JSON_HINT =
   'Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).';
 
-const processRecorder = new Recorder();
+// Record mode's modules (the redaction rules, child processes, the recorder's socket) and the issue
+// store load only when a call needs them: a replayed call pays for none of them.
+let processRecorder: Recorder | undefined;
 
 const ok = (stdout: string, stderr = "", exitCode = 0): ShimOutput => ({ stdout, stderr, exitCode });
 const fail = (stderr: string, exitCode = 1): ShimOutput => ({ stdout: "", stderr, exitCode });
 
 /** Runs one gh invocation and returns what it printed and its exit code. */
 export async function runGh(argv: readonly string[], ctx: GhContext): Promise<ShimOutput> {
+  if (ctx.env.EVAL_RECORD === "1" && !ctx.recorder && !processRecorder)
+    processRecorder = new (await import("./record.ts")).Recorder();
   const recorder = ctx.recorder ?? processRecorder;
   const out = await dispatch(argv, ctx, recorder);
   const path = ctx.env.EVAL_CASSETTES;
-  if (path && recorder.pending.length > 0) {
+  if (path && recorder && recorder.pending.length > 0) {
     try {
       recorder.flush(path);
     } catch (error) {
@@ -72,11 +74,16 @@ export async function runGh(argv: readonly string[], ctx: GhContext): Promise<Sh
   return out;
 }
 
-async function dispatch(argv: readonly string[], ctx: GhContext, recorder: Recorder): Promise<ShimOutput> {
+async function dispatch(
+  argv: readonly string[],
+  ctx: GhContext,
+  recorder: Recorder | undefined,
+): Promise<ShimOutput> {
   const { env } = ctx;
   const key = normalizeArgv(argv);
   let warn = "";
-  if (env.EVAL_GH_CALL_LOG) warn = (await appendCallLog(env.EVAL_GH_CALL_LOG, key)) ?? "";
+  if (env.EVAL_GH_CALL_LOG)
+    warn = (await (await import("./calllog.ts")).appendCallLog(env.EVAL_GH_CALL_LOG, key)) ?? "";
   const withWarn = (o: ShimOutput): ShimOutput => ({ ...o, stderr: warn + o.stderr });
   const first = argv[0];
   if (first === undefined || first === "--help" || first === "-h" || first === "help")
@@ -115,33 +122,36 @@ async function replay(
   key: string[],
   path: string,
   ctx: GhContext,
-  recorder: Recorder,
+  recorder: Recorder | undefined,
   recording: boolean,
 ): Promise<ShimOutput> {
   // Under `gh-shim record` no file is read: every call the cassette would answer goes to the recorder.
-  const exists = !(recording && ctx.env[RECORDER_ENV]) && existsSync(path);
+  const observed = recording && ctx.env[(await import("./_channel.ts")).RECORDER_ENV];
+  const st = observed ? null : await statFile(path);
+  const exists = st !== null;
   let replayer: Replayer | undefined;
-  const lookup = (): CassetteCall | undefined => {
-    replayer ??= openReplayer(path, ctx.replay);
-    return replayer.lookup(key) ?? recorder.lookup(key);
+  const lookup = async (): Promise<CassetteCall | undefined> => {
+    replayer ??= await openReplayer(path, ctx.replay, st);
+    return (await replayer.lookup(key)) ?? recorder?.lookup(key);
   };
+  const state = ctx.env.EVAL_STATE_DIR;
   if (argv[0] === "issue" && argv[1] === "create") {
-    const hit = exists ? lookup() : recorder.lookup(key);
-    return hit ? play(hit) : createIssue(argv, ctx.env.EVAL_STATE_DIR, ctx.cwd);
+    const hit = exists ? await lookup() : recorder?.lookup(key);
+    return hit ? play(hit) : (await import("./issues.ts")).createIssue(argv, state, ctx.cwd);
   }
-  const fromState = viewIssue(argv, ctx.env.EVAL_STATE_DIR);
+  const fromState = state ? (await import("./issues.ts")).viewIssue(argv, state) : null;
   if (fromState) return fromState;
   if (!exists) {
-    const buffered = recorder.lookup(key);
+    const buffered = recorder?.lookup(key);
     if (buffered) return play(buffered);
     if (recording) return record(argv, ctx, recorder);
     return fail(`✗ cassette not found: ${pyPath(path)}\n${notFoundHint(path)}`);
   }
-  const hit = lookup();
+  const hit = await lookup();
   if (hit) return play(hit);
   if (recording) return record(argv, ctx, recorder);
   const head = `✗ unmatched gh call (no cassette entry):\n  argv: ${pyRepr(argv)}\n  cassette: ${pyPath(path)}\n`;
-  return fail(head + missHints(replayer!.full(), key));
+  return fail(head + missHints(await replayer!.full(), key));
 }
 
 /** A hit: recorded stdout, stderr and exit (int() of the recorded value, default 0). */
@@ -170,13 +180,23 @@ function exitOf(call: CassetteCall): number {
   return n & 0xff; // what the OS reports for sys.exit(n)
 }
 
-async function record(argv: readonly string[], ctx: GhContext, recorder: Recorder): Promise<ShimOutput> {
+async function record(
+  argv: readonly string[],
+  ctx: GhContext,
+  recorder: Recorder | undefined,
+): Promise<ShimOutput> {
   // Under `gh-shim record` the recorder runs gh and keeps the capture; this shim writes nothing.
-  const observer = ctx.env[RECORDER_ENV];
-  if (observer) return askRecorder(observer, { argv: [...argv], cwd: ctx.cwd, stdin: readsStdin(argv) });
+  const channel = await import("./_channel.ts");
+  const observer = ctx.env[channel.RECORDER_ENV];
+  if (observer)
+    return channel.askRecorder(observer, { argv: [...argv], cwd: ctx.cwd, stdin: channel.readsStdin(argv) });
+  const { Recorder, runRealGh, sealCapture, sealedAnswer } = await import("./record.ts");
   const raw = runRealGh(argv, ctx.env, ctx.cwd, ctx.self);
   if (!raw) return fail("✗ EVAL_RECORD=1 but no real gh found on PATH\n");
   const sealed = sealCapture(raw, ctx.redaction?.detectors, ctx.redaction?.check);
-  if (sealed.survivors.length === 0) recorder.add(sealed.capture);
+  if (sealed.survivors.length === 0) {
+    processRecorder ??= new Recorder(); // runGh made one when recording; a caller's own recorder wins
+    (recorder ?? processRecorder).add(sealed.capture);
+  }
   return sealedAnswer(raw, sealed);
 }

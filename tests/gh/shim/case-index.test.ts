@@ -13,9 +13,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { statFileSync } from "../../../lib/core/runtime.ts";
 import { normalizeArgv } from "../../../lib/gh/cassette.ts";
-import { INDEX_ABOVE, writeCaseIndex } from "../../../lib/gh/shim/case-index.ts";
-import { openReplayer, sidecarPath } from "../../../lib/gh/shim/replay-cache.ts";
+import { INDEX_ABOVE, type SourceStamp, writeCaseIndex } from "../../../lib/gh/shim/case-index.ts";
+import { cassetteStamp, openReplayer, sidecarPath } from "../../../lib/gh/shim/replay-cache.ts";
 import { cassetteText, generateCassette } from "../../support/cassette-gen.ts";
 import { tempDir } from "../../support/tmp.ts";
 
@@ -27,24 +28,36 @@ const PROBES = [
 ];
 
 /** Hit indexes for every probe, and whether the replayer had to parse the whole cassette. */
-function lookups(path: string): { hits: (number | null)[]; parsedWhole: boolean } {
-  const r = openReplayer(path, { cacheDir: null });
-  const hits = PROBES.map((argv) => r.lookup(normalizeArgv(argv))?.index ?? null);
+async function lookups(path: string): Promise<{ hits: (number | null)[]; parsedWhole: boolean }> {
+  const r = await openReplayer(path, { cacheDir: null });
+  const hits: (number | null)[] = [];
+  for (const argv of PROBES) hits.push((await r.lookup(normalizeArgv(argv)))?.index ?? null);
+  return { hits, parsedWhole: r.parsedWhole() };
+}
+
+/** What the full parse answers for every probe. */
+async function truth(path: string): Promise<(number | null)[]> {
+  return (await lookupsWith(path, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER })).hits;
+}
+
+async function lookupsWith(path: string, opts: Parameters<typeof openReplayer>[1]) {
+  const r = await openReplayer(path, opts);
+  const hits: (number | null)[] = [];
+  for (const argv of PROBES) hits.push((await r.lookup(normalizeArgv(argv)))?.index ?? null);
   return { hits, parsedWhole: r.parsedWhole() };
 }
 
 describe("writeCaseIndex", () => {
-  test("a fresh copy is indexed at once; the shim answers as the full parse without reading it whole", () => {
+  test("a fresh copy is indexed at once; the shim answers as the full parse without reading it whole", async () => {
     using dir = tempDir("case-index");
     const path = join(dir.path, "cassettes.json");
     writeFileSync(path, cassetteText(300, 7));
-    const truth = openReplayer(path, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER });
-    const expected = PROBES.map((argv) => truth.lookup(normalizeArgv(argv))?.index ?? null);
+    const expected = await truth(path);
     const index = writeCaseIndex(path, { indexAbove: 0, cacheDir: null });
     expect({
       index,
       mode: statSync(sidecarPath(path)).mode & 0o777,
-      got: lookups(path),
+      got: await lookups(path),
     }).toEqual({
       index: join(dir.path, ".cassettes.json.idx"),
       mode: 0o444,
@@ -57,7 +70,7 @@ describe("writeCaseIndex", () => {
     { name: "an invalid cassette (the shim reports it)", text: '{"version": 3, "calls": []}', above: 0 },
     { name: "a file that is not JSON", text: "not json", above: 0 },
     { name: "a file that is not UTF-8", text: Buffer.from([0x7b, 0xff, 0x7d]), above: 0 },
-  ])("no index for $name", ({ text, above }) => {
+  ])("no index for $name", async ({ text, above }) => {
     using dir = tempDir("case-index");
     const path = join(dir.path, "cassettes.json");
     writeFileSync(path, text);
@@ -70,7 +83,7 @@ describe("writeCaseIndex", () => {
     });
   });
 
-  test("the same bytes in another copy are indexed from the runner's cache, keyed by their digest", () => {
+  test("the same bytes in another copy are indexed from the runner's cache, keyed by their digest", async () => {
     using dir = tempDir("case-index");
     const cache = join(dir.path, "cache");
     mkdirSync(cache);
@@ -80,8 +93,7 @@ describe("writeCaseIndex", () => {
       writeFileSync(path, cassetteText(300, 7));
       return path;
     });
-    const truth = openReplayer(copies[0]!, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER });
-    const expected = PROBES.map((argv) => truth.lookup(normalizeArgv(argv))?.index ?? null);
+    const expected = await truth(copies[0]!);
     writeCaseIndex(copies[0]!, { indexAbove: 0, cacheDir: cache });
     const [entry] = readdirSync(cache);
     const written = statSync(join(cache, entry!)).mtimeMs;
@@ -89,8 +101,8 @@ describe("writeCaseIndex", () => {
     expect({
       files: readdirSync(cache).length,
       reused: statSync(join(cache, entry!)).mtimeMs === written,
-      a: lookups(copies[0]!),
-      b: lookups(copies[1]!),
+      a: await lookups(copies[0]!),
+      b: await lookups(copies[1]!),
     }).toEqual({
       files: 1,
       reused: true,
@@ -99,14 +111,64 @@ describe("writeCaseIndex", () => {
     });
   });
 
-  test("the shim's error for an invalid cassette is the same with or without the runner", () => {
+  test("a copy of a settled source stamped before the copy is keyed by the source's stamp", async () => {
+    using dir = tempDir("case-index");
+    const cache = join(dir.path, "cache");
+    mkdirSync(cache);
+    const source = join(dir.path, "case.json");
+    writeFileSync(source, cassetteText(300, 7));
+    // stamped as if a second after its last write (the settle rule), then copied twice
+    const stamp = (): SourceStamp => ({
+      path: source,
+      st: statFileSync(source)!,
+      at: Date.now() + 1000,
+    });
+    const copies = ["a", "b"].map((name) => join(dir.path, `${name}.json`));
+    const results = [];
+    for (const copy of copies) {
+      const before = stamp();
+      writeFileSync(copy, readFileSync(source));
+      results.push(writeCaseIndex(copy, { indexAbove: 0, cacheDir: cache, source: before, settleMs: 500 }));
+    }
+    const [entry] = readdirSync(cache);
+    const written = statSync(join(cache, entry!)).mtimeMs;
+    // a source that changed after it was stamped: the copy is hashed instead, under another key
+    const before = stamp();
+    writeFileSync(source, readFileSync(source, "utf8").replace('"view"', '"vie_"'));
+    writeFileSync(join(dir.path, "c.json"), readFileSync(source));
+    writeCaseIndex(join(dir.path, "c.json"), {
+      indexAbove: 0,
+      cacheDir: cache,
+      source: before,
+      settleMs: 500,
+    });
+    expect({
+      indexed: results.map((r) => r !== null),
+      key: entry,
+      reused: statSync(join(cache, entry!)).mtimeMs === written,
+      files: readdirSync(cache).length,
+      a: (await lookups(copies[0]!)).parsedWhole,
+      b: (await lookups(copies[1]!)).hits,
+      c: (await lookups(join(dir.path, "c.json"))).hits[0],
+    }).toEqual({
+      indexed: [true, true],
+      key: `${cassetteStamp(before.st)}.idx`,
+      reused: true,
+      files: 2,
+      a: false,
+      b: await truth(copies[1]!),
+      c: null,
+    });
+  });
+
+  test("the shim's error for an invalid cassette is the same with or without the runner", async () => {
     using dir = tempDir("case-index");
     const path = join(dir.path, "cassettes.json");
     writeFileSync(path, `{"version": 3, "calls": [${"1,".repeat(40_000)}1]}`);
     writeCaseIndex(path, { indexAbove: 0, cacheDir: null });
     let message = "";
     try {
-      openReplayer(path, { cacheDir: null }).lookup(["x"]);
+      await (await openReplayer(path, { cacheDir: null })).lookup(["x"]);
     } catch (error) {
       message = (error as Error).message;
     }
@@ -144,15 +206,14 @@ describe("a copy that changed after indexing is replayed from its bytes", () => 
       first: 0,
     },
   ];
-  test.each(changes)("$name", ({ change, first }) => {
+  test.each(changes)("$name", async ({ change, first }) => {
     using dir = tempDir("case-index");
     const path = join(dir.path, "cassettes.json");
     writeFileSync(path, cassetteText(300, 7));
     writeCaseIndex(path, { indexAbove: 0, cacheDir: null });
     change(path);
-    const truth = openReplayer(path, { cacheDir: null, indexAbove: Number.MAX_SAFE_INTEGER });
-    const expected = PROBES.map((argv) => truth.lookup(normalizeArgv(argv))?.index ?? null);
-    const got = lookups(path).hits;
+    const expected = await truth(path);
+    const got = (await lookups(path)).hits;
     expect({ got, first: got[0] }).toEqual({ got: expected, first });
   });
 });

@@ -3,7 +3,8 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileS
 import { join } from "node:path";
 import { normalizeArgv } from "../../../lib/gh/cassette.ts";
 import { callSpans } from "../../../lib/gh/shim/_spans.ts";
-import { defaultCacheDir, openReplayer } from "../../../lib/gh/shim/replay-cache.ts";
+import { defaultCacheDir } from "../../../lib/gh/shim/cache-dir.ts";
+import { openReplayer } from "../../../lib/gh/shim/replay-cache.ts";
 import { cassetteText, generateCassette } from "../../support/cassette-gen.ts";
 import { tempDir } from "../../support/tmp.ts";
 
@@ -32,13 +33,13 @@ describe("callSpans", () => {
     expect(callSpans(b)?.map(([s, e]) => b.toString("utf8", s, e))).toEqual([...expected]);
   });
 
-  test("no calls key", () => {
+  test("no calls key", async () => {
     expect(callSpans(Buffer.from('{"version": 1}'))).toEqual(null);
   });
 });
 
 /** Every recorded argv plus misses, looked up by a replayer; returns hit indexes. */
-function lookups(path: string, opts: Parameters<typeof openReplayer>[1]): (number | null)[] {
+async function lookups(path: string, opts: Parameters<typeof openReplayer>[1]): Promise<(number | null)[]> {
   const gen = generateCassette(300, 7);
   const probes = [
     ...gen.calls.map((c) => c.argv),
@@ -47,21 +48,23 @@ function lookups(path: string, opts: Parameters<typeof openReplayer>[1]): (numbe
     ["issue", "view", "99999", "--json", "number"],
     ["nothing"],
   ];
-  const r = openReplayer(path, opts);
-  return probes.map((argv) => r.lookup(normalizeArgv(argv))?.index ?? null);
+  const r = await openReplayer(path, opts);
+  const hits: (number | null)[] = [];
+  for (const argv of probes) hits.push((await r.lookup(normalizeArgv(argv)))?.index ?? null);
+  return hits;
 }
 
 describe("openReplayer with an index", () => {
-  test("the indexed lookup answers exactly as the full parse, and the cache is reused", () => {
+  test("the indexed lookup answers exactly as the full parse, and the cache is reused", async () => {
     using dir = tempDir("shim-cache");
     const path = join(dir.path, "c.json");
     const cache = join(dir.path, "cache");
     mkdirSync(cache);
     writeFileSync(path, cassetteText(300, 7));
-    const full = lookups(path, { cacheDir: null });
-    const first = lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
+    const full = await lookups(path, { cacheDir: null });
+    const first = await lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
     const files = readdirSync(cache);
-    const second = lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
+    const second = await lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
     expect({
       sameFirst: first,
       sameSecond: second,
@@ -75,20 +78,20 @@ describe("openReplayer with an index", () => {
     });
   });
 
-  test("with a warm index a hit or a miss never reads the whole cassette", () => {
+  test("with a warm index a hit or a miss never reads the whole cassette", async () => {
     using dir = tempDir("shim-cache");
     const path = join(dir.path, "c.json");
     const cache = join(dir.path, "cache");
     mkdirSync(cache);
     writeFileSync(path, cassetteText(300, 7));
     const opts = { cacheDir: cache, indexAbove: 0, settleMs: 0 };
-    const cold = openReplayer(path, opts);
-    cold.lookup(["x"]);
+    const cold = await openReplayer(path, opts);
+    await cold.lookup(["x"]);
     const target = generateCassette(300, 7).calls[150]!.argv;
-    const warm = openReplayer(path, opts);
-    const hit = warm.lookup(normalizeArgv(target))?.index;
-    const prefixHit = warm.lookup(["auth", "status", "-t"])?.index;
-    const miss = warm.lookup(["nope"]);
+    const warm = await openReplayer(path, opts);
+    const hit = (await warm.lookup(normalizeArgv(target)))?.index;
+    const prefixHit = (await warm.lookup(["auth", "status", "-t"]))?.index;
+    const miss = await warm.lookup(["nope"]);
     expect({ cold: cold.parsedWhole(), hit, prefixHit, miss, warm: warm.parsedWhole() }).toEqual({
       cold: true,
       hit: 150,
@@ -98,42 +101,42 @@ describe("openReplayer with an index", () => {
     });
   });
 
-  test("a corrupt or lying index is ignored", () => {
+  test("a corrupt or lying index is ignored", async () => {
     using dir = tempDir("shim-cache");
     const path = join(dir.path, "c.json");
     const cache = join(dir.path, "cache");
     mkdirSync(cache);
     writeFileSync(path, cassetteText(300, 7));
-    const full = lookups(path, { cacheDir: null });
-    lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
+    const full = await lookups(path, { cacheDir: null });
+    await lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
     const [file] = readdirSync(cache);
     const results: (number | null)[][] = [];
-    for (const corrupt of ["", "garbage\n", "proctor-cassette-index-v2 x 1 2\n[]\n"]) {
+    for (const corrupt of ["", "garbage\n", "proctor-cassette-index-v3 x 1 2\n[]\n"]) {
       writeFileSync(join(cache, file!), corrupt);
-      results.push(lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 }));
+      results.push(await lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 }));
     }
     // Right header, wrong spans: every row points at the first entry.
-    lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
+    await lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
     const text = readFileSync(join(cache, file!), "latin1");
     writeFileSync(
       join(cache, file!),
       text.replace(/ \d{10} \d{10} \d{10}\n/g, " 0000000000 0000000010 0000000020\n"),
     );
-    results.push(lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 }));
+    results.push(await lookups(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 }));
     expect(results).toEqual([full, full, full, full]);
   });
 
-  test("a cassette that changed within the settle window gets no cache yet", () => {
+  test("a cassette that changed within the settle window gets no cache yet", async () => {
     using dir = tempDir("shim-cache");
     const path = join(dir.path, "c.json");
     const cache = join(dir.path, "cache");
     mkdirSync(cache);
     writeFileSync(path, cassetteText(20));
-    openReplayer(path, { cacheDir: cache, indexAbove: 0 }).lookup(["x"]);
+    await (await openReplayer(path, { cacheDir: cache, indexAbove: 0 })).lookup(["x"]);
     expect(readdirSync(cache)).toEqual([]);
   });
 
-  test("small cassettes and invalid ones never get a cache", () => {
+  test("small cassettes and invalid ones never get a cache", async () => {
     using dir = tempDir("shim-cache");
     const small = join(dir.path, "small.json");
     const bad = join(dir.path, "bad.json");
@@ -141,10 +144,10 @@ describe("openReplayer with an index", () => {
     mkdirSync(cache);
     writeFileSync(small, cassetteText(2));
     writeFileSync(bad, `{"version": 3, "calls": [${"1,".repeat(100)}1]}`);
-    openReplayer(small, { cacheDir: cache, settleMs: 0 }).lookup(["x"]);
+    await (await openReplayer(small, { cacheDir: cache, settleMs: 0 })).lookup(["x"]);
     let message = "";
     try {
-      openReplayer(bad, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
+      await openReplayer(bad, { cacheDir: cache, indexAbove: 0, settleMs: 0 });
     } catch (error) {
       message = (error as Error).message;
     }
@@ -155,23 +158,17 @@ describe("openReplayer with an index", () => {
   });
 });
 
-test("defaultCacheDir refuses a shared (group/world-writable) parent", () => {
+test("defaultCacheDir refuses a shared (group/world-writable) parent", async () => {
   using dir = tempDir("shim-cache");
-  const saved = process.env.TMPDIR;
-  process.env.TMPDIR = dir.path;
-  try {
-    const ours = defaultCacheDir();
-    const root = join(dir.path, `proctor-${process.getuid?.()}`);
-    chmodSync(root, 0o777);
-    const shared = defaultCacheDir();
-    expect({ ours, shared }).toEqual({ ours: join(root, "cassette-index"), shared: null });
-  } finally {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-  }
+  const env = { TMPDIR: dir.path }; // no HOME: the temp dir's cache
+  const ours = defaultCacheDir(env);
+  const root = join(dir.path, `proctor-${process.getuid?.()}`);
+  chmodSync(root, 0o777);
+  const shared = defaultCacheDir(env);
+  expect({ ours, shared }).toEqual({ ours: join(root, "cassette-index"), shared: null });
 });
 
-test("the cache keeps at most 64 indexes, dropping the oldest", () => {
+test("the cache keeps at most 64 indexes, dropping the oldest", async () => {
   using dir = tempDir("shim-cache");
   const cache = join(dir.path, "cache");
   mkdirSync(cache);
@@ -181,7 +178,7 @@ test("the cache keeps at most 64 indexes, dropping the oldest", () => {
     utimesSync(join(cache, `old${String(i).padStart(2, "0")}.idx`), past + i, past + i);
   const path = join(dir.path, "c.json");
   writeFileSync(path, cassetteText(5));
-  openReplayer(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 }).lookup(["x"]);
+  await (await openReplayer(path, { cacheDir: cache, indexAbove: 0, settleMs: 0 })).lookup(["x"]);
   const left = readdirSync(cache).sort();
   expect({
     count: left.length,
