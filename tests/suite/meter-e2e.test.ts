@@ -3,6 +3,8 @@
 // to the CLI's own stdout and kills it, and the trial's tokens and turns are still exactly what the
 // mock itself served (its request log's usage), each forged figure flagged as a mismatch. A command
 // agent under --local that calls the model and prints a forged metrics line is metered the same way.
+// And with honest CLIs (Claude Code, Codex, Gemini CLI under --local) the bridge's count, the CLI's
+// own figures and the mock's count agree: no mismatch, Claude's cost included when priced alike.
 // Every trial leaves a transcript beside its log, with no credential in it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,11 +19,12 @@ import type { Trial } from "../../lib/suite/scorecard/index.ts";
 import { loadTask } from "../../lib/suite/task.ts";
 import { loadTranscript } from "../../lib/suite/transcript/format.ts";
 import { runTrial, type SuiteRunner } from "../../lib/suite/trial.ts";
-import { pinnedVersion } from "../support/agent-clis.ts";
+import { agentCli, pinnedVersion } from "../support/agent-clis.ts";
 import {
   type MockModel,
   type MockRequest,
   type Script,
+  shellCall,
   startMockModel,
   text,
   toolCalls,
@@ -71,7 +74,7 @@ function mockCount(requests: readonly MockRequest[], label: string) {
 
 /** One trial of the forge task, its key and scenario its own; the trial and its transcript. */
 async function meteredTrial(o: {
-  harness: "claude" | "command";
+  harness: "claude" | "codex" | "gemini" | "command";
   runner: SuiteRunner;
   image: string;
   script: Script;
@@ -79,6 +82,7 @@ async function meteredTrial(o: {
   prices?: string;
   /** A command agent sends its own key (here, by --pass-env): the bridge has none of ours for it. */
   passKey?: boolean;
+  model?: string;
 }) {
   using dir = tempDir("meter-e2e");
   const loaded = loadTask(evalsTree(dir.path).task("forge", TASK, { "README.md": "a task\n" }));
@@ -94,7 +98,7 @@ async function meteredTrial(o: {
         variant: {
           name: o.harness,
           harness: o.harness,
-          model: "mock-model",
+          model: o.model ?? "mock-model",
           ...(o.command ? { command: o.command } : {}),
         },
         repeat: 0,
@@ -220,5 +224,49 @@ describe("a forged result line does not change the counts", () => {
       ],
       keyWritten: false,
     });
+  });
+});
+
+describe("honest CLIs under --local: the bridge's count, the CLI's own and the mock's agree", () => {
+  // Each CLI's model as the other real-CLI tests give it (Codex and Gemini want a model they know).
+  const cases = [
+    { harness: "claude", model: "mock-model" },
+    { harness: "codex", model: "gpt-5.5" },
+    { harness: "gemini", model: "gemini-2.5-pro" },
+  ] as const;
+  test.each(cases)("$harness", async ({ harness, model }) => {
+    using pdir = tempDir("meter-prices");
+    const prices = join(pdir.path, "prices.json");
+    // The mock priced as Claude Code prices a model it does not know (Opus 4.8's rates), so its cost agrees too.
+    const row = { match: ["mock-model"], input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 };
+    writeFileSync(prices, JSON.stringify({ version: 1, date: "2026-12-01", models: [row] }));
+    const path = process.env.PATH;
+    process.env.PATH = `${join(agentCli(harness), "..")}:${path}`;
+    try {
+      const { trial, count } = await meteredTrial({
+        harness,
+        runner: localRunner(),
+        image: "",
+        script: (_req, ctx) =>
+          ctx.hasToolResult ? text("done") : toolCalls([shellCall(ctx.protocol, "touch done.txt")]),
+        prices,
+        model,
+      });
+      expect({
+        pass: trial.pass,
+        count,
+        tokens: trial.tokens,
+        turns: trial.turns,
+        mismatch: trial.mismatch ?? null,
+      }).toEqual({
+        pass: true,
+        count: { turns: 2, tokens: 2 * (USAGE.input + USAGE.output) },
+        tokens: count.tokens,
+        turns: count.turns,
+        mismatch: null,
+      });
+    } finally {
+      process.env.PATH = path;
+    }
   });
 });
