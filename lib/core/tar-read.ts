@@ -2,6 +2,7 @@
 // link names, PAX path/linkpath/size records) without unpacking anything, so an archive a hostile
 // process wrote is only ever read: no path is created, no link followed. Each member's data is
 // streamed to the caller in chunks (a 1 GiB member is never held whole). lib/core/tar.ts writes.
+import { Buffer } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
 
 const BLOCK = 512;

@@ -3,6 +3,7 @@
 // read from the runner's tar snapshot of /work (lib/core/tar-read.ts, nothing unpacked), under
 // --local from the trial's work/ directory (no link followed). Read-only, and never the agent's
 // verdict: the check and the graders decide, this only shows what changed.
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
 import { join } from "node:path";
