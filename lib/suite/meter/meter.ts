@@ -5,6 +5,7 @@
 // table (prices.ts). It also keeps each exchange's content for the transcript: what the request added
 // to the conversation and what the reply said, capped as the transcript is (transcript/format.ts).
 import type { Exchange } from "../../isolation/model-proxy.ts";
+import { withoutCredentialParams } from "../../wire/credential.ts";
 import { readModelCall } from "../../wire/exchange.ts";
 import { NO_TOKENS, type Reply, type Said, type Tokens } from "../../wire/reading.ts";
 import { capArgs, capText, EXCHANGES_CAP, type ModelExchange, type SaidEntry } from "../transcript/format.ts";
@@ -42,6 +43,12 @@ function capSaid(s: Said): SaidEntry {
   };
 }
 
+/** A request's path as a transcript keeps it: credential parameters left out (a command agent's own `?key=`). */
+function shownPath(path: string): string {
+  const at = path.indexOf("?");
+  return at < 0 ? path : path.slice(0, at) + withoutCredentialParams(path.slice(at));
+}
+
 /** The part of `now` after what it shares with `before` (the previous request's conversation). */
 function added(before: readonly Said[], now: readonly Said[], replied: boolean): Said[] {
   let k = 0;
@@ -68,7 +75,7 @@ export function createMeter(prices: Prices): Meter {
     const base: ModelExchange = {
       seq: exchanges.length + 1,
       method: e.request.method,
-      path: e.request.path,
+      path: shownPath(e.request.path),
       ms: Math.round(e.ms),
       ...(status !== undefined ? { status } : {}),
       sent: [],
@@ -140,7 +147,7 @@ export function createMeter(prices: Prices): Meter {
           exchanges.push({
             seq: exchanges.length + 1,
             method: e.request.method,
-            path: e.request.path,
+            path: shownPath(e.request.path),
             ms: Math.round(e.ms),
             sent: [],
             unreadable: `meter: ${(error as Error).message}`,

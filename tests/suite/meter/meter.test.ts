@@ -145,6 +145,15 @@ describe("the meter", () => {
     });
   });
 
+  test("a request's credential parameters stay out of the transcript's path (a command agent's own ?key=)", () => {
+    const meter = createMeter(PRICES);
+    const path = "/v1beta/models/gemini-2.5-pro:generateContent?alt=sse&key=AIzaSecretSecretSecret";
+    meter.observer()(exchange(path, { contents: [] }, { status: 500, body: "{}" }));
+    expect(meter.exchanges.map((x) => x.path)).toEqual([
+      "/v1beta/models/gemini-2.5-pro:generateContent?alt=sse",
+    ]);
+  });
+
   test("no agent phase bridged through it: no summary, the trial keeps the agent's figures", () => {
     expect(createMeter(PRICES).summary()).toBeUndefined();
   });
