@@ -6,6 +6,7 @@ import { basename, dirname } from "node:path";
 import type { z } from "zod";
 import { pyRepr } from "../compat/py/repr.ts";
 import { isPyDict, PyFloat, pyInt } from "../compat/py/value.ts";
+import { keysAt } from "../core/schema-keys.ts";
 import { closest } from "../core/suggest.ts";
 import { CASE_TOOLS, Case, IDD_TOOLS, readCaseJson } from "./case.ts";
 import { generalProblem } from "./general.ts";
@@ -166,7 +167,10 @@ export function lintCase(dir: string): LintReport {
   }
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) add([...issue.path, key], "unknown field");
+      for (const key of issue.keys) {
+        const near = closest(key, keysAt(Case, issue.path, plain));
+        add([...issue.path, key], near ? `unknown field: did you mean ${near}?` : "unknown field");
+      }
     } else {
       add(issue.path, issueMessage(issue, plain));
     }

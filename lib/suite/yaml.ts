@@ -8,6 +8,8 @@ import { type Document, isMap, isPair, isScalar, LineCounter, type Node, parseDo
 import type { z } from "zod";
 import { ConfinedPathError } from "../core/confined.ts";
 import { ConfigError, fileProblem } from "../core/errors.ts";
+import { keysAt } from "../core/schema-keys.ts";
+import { closest } from "../core/suggest.ts";
 import { CONFIG, inputProblem, readInputBytes } from "./input.ts";
 
 /** A parsed YAML file: plain data plus what is needed to point at a line. */
@@ -165,7 +167,10 @@ export function parseWith<T extends z.ZodType>(src: YamlSource, schema: T, owner
     case "unrecognized_keys": {
       const key = issue.keys[0]!;
       const where = path.length === 0 ? "" : `${field}: `;
-      throw failure(src, owner, path, `${where}unknown key ${JSON.stringify(key)}`, key);
+      // As a misspelt flag or tool is named: the closest key the schema takes there.
+      const near = closest(key, keysAt(schema, path, src.data));
+      const hint = near ? `: did you mean ${near}?` : "";
+      throw failure(src, owner, path, `${where}unknown key ${JSON.stringify(key)}${hint}`, key);
     }
     case "invalid_type":
       if (got === undefined) throw failure(src, owner, path, `${field} is required`);

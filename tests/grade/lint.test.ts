@@ -227,7 +227,7 @@ describe("grade lint (test-357 T1 and the acceptance rules)", () => {
         ...c,
         grade: [...c.grade, { tool: "file-exists", file: "OUT/a", expect_count: 1, label: "x" }],
       }),
-      want: ["grade[5].expect_count: unknown field"],
+      want: ["grade[5].expect_count: unknown field: did you mean expect_exit?"],
     },
     {
       name: "a non-object assertion",

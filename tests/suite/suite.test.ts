@@ -154,7 +154,7 @@ describe("loadSuite refuses a bad suite with one line: file, line:column, suite,
     {
       name: "unknown variant key",
       body: "name: x\ntasks: [a]\nvariants: [{name: a, harness: codex, provdier: p}]\n",
-      message: '<T>/suites/s.yaml:3:38: suite x: variants[0]: unknown key "provdier"',
+      message: '<T>/suites/s.yaml:3:38: suite x: variants[0]: unknown key "provdier": did you mean provider?',
     },
     {
       name: "no name",

@@ -116,6 +116,17 @@ describe("loadTask refuses a bad task with one line: file, line:column, task, wh
       message: '<T>/task.yaml:5:1: task t: unknown key "bogus"',
     },
     {
+      // issue 26: a misspelt key is named with the closest one, as a misspelt flag or tool is.
+      name: "a misspelt key: the closest one",
+      body: `${GOOD}timout: 1m\n`,
+      message: '<T>/task.yaml:5:1: task t: unknown key "timout": did you mean timeout?',
+    },
+    {
+      name: "a misspelt key inside a grader: the closest one of that grader",
+      body: `${GOOD}graders: [{type: file, path: a, exsits: true}]\n`,
+      message: '<T>/task.yaml:5:33: task t: graders[0]: unknown key "exsits": did you mean exists?',
+    },
+    {
       name: "an unknown key inside a grader",
       body: `${GOOD}graders: [{type: file, path: a, bogus: 1}]\n`,
       message: '<T>/task.yaml:5:33: task t: graders[0]: unknown key "bogus"',

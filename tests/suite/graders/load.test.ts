@@ -287,7 +287,8 @@ describe("a bad rich key in suite.yaml is refused: file, line:column, suite, fie
     {
       name: "unknown gate key",
       body: `name: s\ntasks: [a]\ngate: {max_pass_dorp: 0.1}\n${V}`,
-      message: '<T>/suites/s.yaml:3:8: suite s: gate: unknown key "max_pass_dorp"',
+      message:
+        '<T>/suites/s.yaml:3:8: suite s: gate: unknown key "max_pass_dorp": did you mean max_pass_drop?',
     },
     {
       name: "judge over plain http to another host",

@@ -86,7 +86,7 @@ describe("loadRubric", () => {
     {
       name: "unknown criterion key",
       text: 'id: r\nversion: "1"\ncriteria:\n  - {name: a, wieght: 2}\n',
-      error: '4:15: rubric r: criteria[0]: unknown key "wieght"',
+      error: '4:15: rubric r: criteria[0]: unknown key "wieght": did you mean weight?',
     },
     {
       name: "threshold above 1",
