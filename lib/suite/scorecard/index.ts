@@ -1,8 +1,8 @@
 // The task-suite scorecard (originals.md §6.6, issue 5): per variant pass@1 with its percentile
-// bootstrap interval over trials, cost per trial, wall p50/p95, token and error sums; every
-// non-control variant paired by task with the control (delta, interval, verdict). Ours on top: mean
-// turns, pass@k and pass^k, intervals that resample tasks (clusters) for pass rate, cost and mean
-// latency, and infrastructure failures counted and shown but left out of every rate. A tampered
+// bootstrap interval over trials, Cost/task (the mean cost of one trial), wall p50/p95, token and
+// error sums; every non-control variant paired by task with the control (delta, interval, verdict).
+// Ours on top: mean turns, pass@k and pass^k, intervals that resample tasks (clusters) for pass rate,
+// cost and mean latency, and infrastructure failures counted and shown but left out of every rate. A tampered
 // Harbor trial (the agent changed what its verifier relies on) is the opposite: the agent's own fail,
 // scored in every rate like any fail and counted apart, never an infrastructure failure (which would
 // take it out of the rates and let --resume run it again). Harbor tasks the run went without are

@@ -182,7 +182,11 @@ export const VariantScore = z.looseObject({
   setupFailures: count.optional().describe("scored trials whose task setup failed (each also a fail)"),
   pass1TaskCILo: rate.optional().describe("pass@1 interval resampling tasks, not trials"),
   pass1TaskCIHi: rate.optional(),
-  costCILo: z.number().min(0).optional().describe("cost per trial interval resampling tasks"),
+  costCILo: z
+    .number()
+    .min(0)
+    .optional()
+    .describe("Cost/task (the mean cost of one trial) interval resampling tasks"),
   costCIHi: z.number().min(0).optional(),
   wallMeanMs: z.number().min(0).optional(),
   wallMeanCILo: z.number().min(0).optional().describe("mean wall time interval resampling tasks"),
