@@ -1,7 +1,7 @@
 // Every trial has a transcript, end to end (issue 25): `agent-eval suite --report r.html` with the real
 // Claude Code CLI in its offline image against the mock model, whose scripted shell call fails (the
-// file it reads is not there), after which the agent gives up and the check fails. The HTML report
-// links the trial to its transcript's page; opened in Chromium, that page shows why the trial failed
+// file it reads is not there, after it wrote a draft), after which the agent gives up and the check
+// fails. The HTML report links the trial to its transcript's page; opened in Chromium, that page shows why the trial failed
 // at the top and the tool call that failed, open, with its command and what came back (screenshot in
 // .artifacts/report/transcript-failed.png); the page fetches nothing and the key is in no file written.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
@@ -21,7 +21,8 @@ setDefaultTimeout(600_000);
 
 const ENTRY = join(REPO_ROOT, "scripts", "agent-eval.ts");
 const KEY = `sk-e2e-${crypto.randomUUID()}`;
-const READ = "cat notes/missing.txt";
+/** The agent's one shell call: it writes a draft (the diff shows it), then fails reading the notes. */
+const READ = "echo draft > draft.txt; cat notes/missing.txt";
 
 let mock: MockModel;
 let browser: ReportBrowser;
@@ -118,6 +119,9 @@ test("the report links a failing trial to its transcript, whose page shows the t
     failedSummary: (await failed.locator("summary").textContent())?.includes(READ),
     result: (await failed.locator("[data-result]").textContent())?.includes("No such file or directory"),
     turns: await page.locator('[data-section=meter] [data-metric="turns"]').getAttribute("data-value"),
+    diff: await page
+      .locator("[data-section=diff] [data-file] summary")
+      .evaluateAll((fs) => fs.map((f) => f.textContent)),
     scripts: await page.locator("script").count(),
     foreign: opened.foreign,
     errors: opened.errors,
@@ -133,6 +137,7 @@ test("the report links a failing trial to its transcript, whose page shows the t
     failedSummary: true,
     result: true,
     turns: "2",
+    diff: ["A draft.txt"],
     scripts: 0,
     foreign: [],
     errors: [],
