@@ -1,7 +1,9 @@
 // Encoded runs for the leak scans: every run of 16+ base64 characters (standard and url-safe alphabets
 // alike, padded or not, line breaks inside a run skipped) is decoded at each of its 4 alignments, and
 // every run of 16+ hex digits at both of its 2, so a payload glued to other letters is still decoded
-// cleanly at one of them. Decoded bytes go to a sink (lib/leak/_scan.ts normalises and scans them).
+// cleanly at one of them. Decoded bytes go to a sink (lib/leak/_scan.ts normalises and scans them);
+// the run's own characters may go to another (the base32 canary is looked for there: base32 is made
+// of base64's characters, so text without a run costs nothing more).
 // Streamed: a run may span chunks and be any length; each alignment buffers at most FLUSH bytes.
 import { Buffer } from "node:buffer";
 import { B64, CHAR, HEX, isChar, NONE, SKIP } from "./_alphabet.ts";
@@ -54,6 +56,8 @@ export class EncodedRuns {
     private readonly sink: (kind: "base64" | "hex", alignment: number) => DecodedSink,
     private readonly minChars = MIN_RUN,
     private readonly minStretch = 0,
+    /** Also given each run's characters as they are (line breaks included), `end` after each run. */
+    private readonly runText?: DecodedSink,
   ) {
     this.outs = [0, 1, 2, 3, 4, 5].map(() => EMPTY);
   }
@@ -151,6 +155,7 @@ export class EncodedRuns {
    * alignment).
    */
   private feedShort(bytes: Uint8Array, from: number, to: number): void {
+    this.runText?.push(Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from));
     const outs = this.outs;
     const lens = this.lens;
     let prev = 0;
@@ -174,6 +179,7 @@ export class EncodedRuns {
   /** Decodes run characters: base64 natively per stretch of a chunk, hex a character at a time. */
   private feed(bytes: Uint8Array, from: number, to: number): void {
     if (to <= from) return;
+    this.runText?.push(Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from));
     this.feedBase64(Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString("latin1"));
     this.feedHex(bytes, from, to);
   }
@@ -282,6 +288,7 @@ export class EncodedRuns {
   }
 
   private close(): void {
+    this.runText?.end();
     for (let lane = 0; lane < 4; lane++) {
       const tail = this.tails[lane]!;
       if (tail.length >= 2) this.append(lane, Buffer.from(tail, "base64")); // 2-3 characters: 1-2 bytes

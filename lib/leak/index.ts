@@ -10,7 +10,9 @@
 // only to files that decode as UTF-8 (as in the original); the canary is looked for in every file.
 // Every scan also compares normalised text (lib/leak/_normalize.ts: format characters dropped, NFKC,
 // look-alikes to Latin) with the normalised needles, and decodes base64/hex runs of 16+ characters
-// (lib/leak/_decode.ts); what the raw comparison finds is still found (lib/leak/_scan.ts).
+// (lib/leak/_decode.ts); what the raw comparison finds is still found (lib/leak/_scan.ts). The
+// canary is also looked for in its fixed encodings (UTF-16/32, ROT13, reversed, base32), written
+// with escapes (backslash, HTML references, percent), and cut in two across the files of one scan.
 // Compressed git objects are read as the bytes they are, never inflated.
 import { Buffer } from "node:buffer";
 import { constants } from "node:fs";
@@ -18,10 +20,11 @@ import { lstat, open } from "node:fs/promises";
 import { basename } from "node:path";
 import { sha256 } from "../core/hash.ts";
 import { normalizeText } from "./_normalize.ts";
+import { MIN_PIECE } from "./_pieces.ts";
 import { FileScan, type Needles, needles } from "./_scan.ts";
 import { type WalkEntry, walkRunRoot } from "./walk.ts";
 
-export { type WalkEntry, walkRunRoot };
+export { MIN_PIECE, type WalkEntry, walkRunRoot };
 
 /** Words per shingle. */
 export const SHINGLE_WORDS = 8;
@@ -30,11 +33,12 @@ export const CHUNK_BYTES = 1 << 20;
 
 export type LeakKind = "canary" | "held-out" | "criteria-shingle" | "rubric-copy" | "unreadable";
 
-/** One file that leaks; `criterion` is set for `criteria-shingle`. */
+/** One file that leaks; `criterion` is set for `criteria-shingle`, `split` for a piece of a cut canary. */
 export interface Offender {
   path: string;
   kind: LeakKind;
   criterion?: string;
+  split?: true;
 }
 
 export interface Criterion {
@@ -112,7 +116,16 @@ function keyTable(spec: LeakSpec): Map<string, string[]> {
   return table;
 }
 
-type Outcome = { kind: "special" } | { kind: "unreadable" } | { kind: "read"; offenders: Offender[] };
+/** The longest prefix and suffix of the normalised canary a file holds (bytes). */
+interface Pieces {
+  prefix: number;
+  suffix: number;
+}
+
+type Outcome =
+  | { kind: "special" }
+  | { kind: "unreadable" }
+  | { kind: "read"; offenders: Offender[]; pieces?: Pieces };
 
 async function scanFile(target: ScanTarget, spec: LeakSpec, needles: Needles, buf: Buffer): Promise<Outcome> {
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -149,7 +162,8 @@ async function scanFile(target: ScanTarget, spec: LeakSpec, needles: Needles, bu
     if (hash && hash.digest("hex") === spec.rubricSha256?.toLowerCase()) {
       offenders.push({ path, kind: "rubric-copy" });
     }
-    return { kind: "read", offenders };
+    const pieces = scan.canaryFound ? undefined : { prefix: scan.pieces.prefix, suffix: scan.pieces.suffix };
+    return { kind: "read", offenders, ...(pieces ? { pieces } : {}) };
   } catch {
     return { kind: "unreadable" };
   } finally {
@@ -172,13 +186,37 @@ export async function findLeaks(
   const chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
   const report: LeakReport = { offenders: [], skipped: [] };
   const buf = Buffer.allocUnsafe(chunkBytes); // one read buffer for every file: files are scanned one at a time
+  const pieces: (Pieces & { path: string })[] = [];
   for await (const target of files) {
     const outcome = await scanFile(target, spec, keys, buf);
     if (outcome.kind === "special") report.skipped.push(target.path);
     else if (outcome.kind === "unreadable") report.offenders.push({ path: target.path, kind: "unreadable" });
-    else report.offenders.push(...outcome.offenders);
+    else {
+      report.offenders.push(...outcome.offenders);
+      if (outcome.pieces) pieces.push({ path: target.path, ...outcome.pieces });
+    }
   }
+  report.offenders.push(...splitCanary(pieces, keys.canaryNormalized.length));
   return report;
+}
+
+/**
+ * The files holding a piece of a canary cut in two (`n` bytes): a prefix of at least MIN_PIECE
+ * bytes that some file's suffix of at least MIN_PIECE bytes completes (the same file's too), and
+ * that suffix. Only files without the whole canary are asked.
+ */
+function splitCanary(files: readonly (Pieces & { path: string })[], n: number): Offender[] {
+  const piece = (len: number) => (len >= MIN_PIECE ? len : 0);
+  const maxPrefix = Math.max(0, ...files.map((f) => piece(f.prefix)));
+  const maxSuffix = Math.max(0, ...files.map((f) => piece(f.suffix)));
+  if (n < 2 * MIN_PIECE || maxPrefix === 0 || maxSuffix === 0 || maxPrefix + maxSuffix < n) return [];
+  return files
+    .filter(
+      (f) =>
+        (piece(f.prefix) > 0 && f.prefix + maxSuffix >= n) ||
+        (piece(f.suffix) > 0 && f.suffix + maxPrefix >= n),
+    )
+    .map((f) => ({ path: f.path, kind: "canary", split: true }));
 }
 
 /** A rubric as the leak checks need it. */
