@@ -4,7 +4,7 @@
 # merges them once every shard is done, a global job sweeps every node of what killed shards left.
 # Prints the merge's output (the Markdown scorecard) and exits with its code (2: a shard was refused,
 # named on stderr). The scorecard and report stay on the trials volume (/trials/scorecard.json,
-# /trials/report.html); the services go. README.md ("Docker Swarm") walks through it.
+# /trials/report.html); the services go. docs/scale-out.md ("Docker Swarm") walks through it.
 #
 #   IMAGE=proctor-swarm:1 SUITE=/evals/suites/fixture.yaml MODEL_KEY_SECRET=proctor-model-key \
 #     examples/swarm/run.sh
@@ -25,7 +25,7 @@
 # MODEL_KEY_SECRET  a `docker secret` with the model key; MODEL_KEY_ENV its variable (ANTHROPIC_API_KEY)
 # SEAL_KEY_SECRET   LANE=suite: a `docker secret` with a seal key (32+ bytes, openssl rand -hex 32): every
 #                   shard seals its trials file and the merge refuses one changed on the volume
-#                   (README "Sealed shards"); without it the merge checks consistency only
+#                   (docs/scale-out.md, "Sealed shards"); without it the merge checks consistency only
 # ATTEMPTS          tries per shard before it is given up (3); LEASE, HEARTBEAT, POLL: task.sh
 # RESTART_DELAY     Swarm's pause before a failed task's replacement (5s)
 # SHARD_FLAGS       more `docker service create` flags for the shard job (--constraint, --env, ...)

@@ -44,7 +44,7 @@ Common skill commands: issue view/list/create, pr view/list/create/checks, auth 
  * repository that no Proctor user has; this says what to do and where the rule is written.
  */
 export const JSON_HINT =
-  'Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).';
+  'Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in Proctor docs/hermetic.md).';
 
 // Record mode's modules (the redaction rules, child processes, the recorder's socket) and the issue
 // store load only when a call needs them: a replayed call pays for none of them.

@@ -4,7 +4,7 @@
 // these rules catch what a fresh container cannot undo: programs, libraries and config the verifier
 // will run. A tampered trial fails whatever its reward. Pure: the caller runs docker.
 //
-// Where the line is (the README's Harbor threat model says the same): the agent may change anything in the task's work
+// Where the line is (docs/harbor.md's threat model says the same): the agent may change anything in the task's work
 // directory, write in /tmp, its HOME and /logs/agent, and ADD programs and packages; it may not touch
 // /tests, /logs or /solution, nor change, remove or shadow a program or library the verifier may run.
 import { basename, dirname, posix } from "node:path";

@@ -3,7 +3,7 @@
 // binary on 2026-11-30, so a Claude trial's metered cost and the CLI's agree. OpenAI's and Google's
 // rows are their published list prices as of the `asOf` date; models newer than that (and every
 // model a gateway renames) are not in it: their cost is not measured until a --prices file names
-// them (README "Metrics"). A test checks this table against the schema.
+// them (docs/suites.md, "Metrics"). A test checks this table against the schema.
 import type { PriceEntry, PriceTable } from "./format.ts";
 
 /** A model's names: its id, dated ids, and Bedrock's (`us.anthropic.<id>`, `anthropic.<id>-v1:0`). */

@@ -134,7 +134,7 @@ describe("dispatch (§1.2)", () => {
       out: {
         stdout: "",
         stderr:
-          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh issue view 1). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).\n',
+          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh issue view 1). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in Proctor docs/hermetic.md).\n',
         exitCode: 2,
       },
     },
@@ -144,7 +144,7 @@ describe("dispatch (§1.2)", () => {
       out: {
         stdout: "",
         stderr:
-          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr list). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).\n',
+          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr list). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in Proctor docs/hermetic.md).\n',
         exitCode: 2,
       },
     },
@@ -154,7 +154,7 @@ describe("dispatch (§1.2)", () => {
       out: {
         stdout: "",
         stderr:
-          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr checks 3 --json). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).\n',
+          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr checks 3 --json). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in Proctor docs/hermetic.md).\n',
         exitCode: 2,
       },
     },
@@ -451,12 +451,11 @@ describe("call log", () => {
   });
 });
 
-test("the --json refusal names a README section that exists, not a document no user has", () => {
-  const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-  const headings = readme.split("\n").filter((l) => l.startsWith("### gh-shim"));
-  expect({ hint: JSON_HINT, headings, docs: /docs\/\S+\.md/.test(JSON_HINT) }).toEqual({
-    hint: 'Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).',
-    headings: ["### gh-shim: replay `gh` from cassettes"],
-    docs: false,
+test("the --json refusal names a docs section that exists", () => {
+  const page = readFileSync(join(REPO_ROOT, "docs", "hermetic.md"), "utf8");
+  const headings = page.split("\n").filter((l) => /^#+ gh-shim:/.test(l));
+  expect({ hint: JSON_HINT, headings }).toEqual({
+    hint: 'Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in Proctor docs/hermetic.md).',
+    headings: ["## gh-shim: replay `gh` from cassettes"],
   });
 });
