@@ -27,7 +27,8 @@ import { prepareHarbor } from "./harbor/trial.ts";
 import { loadPrices } from "./meter/prices.ts";
 import { publishRun, publishShard } from "./publish.ts";
 import { checkTrialsFile } from "./resume.ts";
-import { newRunId, runSuite, safeName, suiteJobs } from "./run.ts";
+import { newRunId, runSuite, suiteJobs } from "./run.ts";
+import { type RunFolder, runFolderFor } from "./runs.ts";
 import { failureReason } from "./scorecard/evidence.ts";
 import type { Trial } from "./scorecard/index.ts";
 import { takeSealKey } from "./seal.ts";
@@ -69,8 +70,12 @@ export const SUITE_ARGS = {
   output: str("text (default, Markdown), markdown or json"),
   scorecard: str("also write the JSON scorecard to FILE"),
   report: str("also write a report to FILE (Markdown; HTML if FILE ends in .html)"),
-  trials: str("the trials JSONL file, one line per finished trial (default <suite>.trials.jsonl)"),
-  resume: bool("keep the finished trials in the trials file and run only the rest"),
+  trials: str(
+    "the trials JSONL file, one line per finished trial (default: a new run folder, <suite dir>/runs/<suite>-<UTC time>/)",
+  ),
+  resume: bool(
+    "continue the latest unfinished run of this suite (or --trials FILE): its finished trials are kept",
+  ),
   "model-url": str("the model endpoint agents reach (default: the harness vendor's API)"),
   tasks: str("the tasks directory (default <suite dir>/../tasks)"),
   "image-map": repeatable({
@@ -188,11 +193,6 @@ export function parseFlags(f: SuiteFlags) {
   };
 }
 
-/** `<suite name>.trials.jsonl` in the working directory, the name made safe for a file name. */
-export function defaultTrialsFile(suite: string): string {
-  return `${safeName(suite)}.trials.jsonl`;
-}
-
 /** The --report writer, kept importable from here (its home is publish.ts, shared with suite merge). */
 export { writeReport } from "./publish.ts";
 
@@ -214,8 +214,8 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const sealKey = o.sealKeyEnv === undefined ? undefined : takeSealKey(o.sealKeyEnv);
   const log = createLogger("agent-eval");
   let suite = prepareRelease(loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {}), o.release);
-  const trialsFile = o.trials ?? defaultTrialsFile(suite.name);
-  checkTrialsFile(trialsFile, o.resume);
+  // An explicit --trials FILE is never overwritten; without one the run gets its own folder (below).
+  if (o.trials !== undefined) checkTrialsFile(o.trials, o.resume);
   // Harbor tasks this run cannot serve are set aside (suite.skipped, for the scorecard); a shard keeps
   // them, as suite merge (which knows no machine) must see the suite its shards ran.
   if (!o.shard) suite = keep(suite, skipByNetwork(suite.tasks, o.network));
@@ -261,6 +261,15 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
         `warning: --pass-env ${o.passEnv.join(",")} reaches the agent step only, never setup/check; prefer a short-lived gateway token over a real provider key`,
       );
   }
+  // No --trials: the run's own folder beside the suite (runs.ts), trials, logs, report and scorecard in
+  // it; --resume continues the latest unfinished one of this suite (and shard).
+  const folder =
+    o.trials === undefined
+      ? runFolderFor(o.suite, suite.name, { resume: o.resume, ...(o.shard ? { shard: o.shard } : {}) })
+      : undefined;
+  const trialsFile = o.trials ?? (folder as RunFolder).trials;
+  if (folder)
+    log.info(`${suite.name}: ${folder.resumed ? "resuming the run in" : "run folder"} ${folder.dir}`);
   const controller = new AbortController();
   // Under Docker a signal stops starting trials at once, then removes all the run owns and exits.
   const uninstall = o.local ? () => {} : installSignalCleanup(runId, { onSignal: () => controller.abort() });
@@ -338,7 +347,11 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
     if (resumed > 0) log.info(`resumed: ${resumed} finished trials kept, ${trials.length - resumed} run`);
     // A shard prints its progress and writes its trials: never a gate or a decision on part of the run.
     if (o.shard || scorecard === undefined)
-      await publishShard({ title, trialsFile, trials, ...(scorecard ? { scorecard } : {}) }, o, log);
+      await publishShard(
+        { title, trialsFile, trials, ...(scorecard ? { scorecard } : {}) },
+        { ...o, ...(folder ? { runDir: folder.dir } : {}) },
+        log,
+      );
     else {
       exit = await publishRun(
         {
@@ -348,10 +361,11 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
           logBase: trialsFile,
           internet: harbor.internet.filter((id) => suite.tasks.some((t) => t.id === id)),
         },
-        o,
+        { ...o, ...(folder ? { runDir: folder.dir } : {}) },
         log,
       );
     }
+    if (folder) log.info(`${suite.name}: trials, logs, report.html and scorecard.json in ${folder.dir}`);
     if (o.local) log.warn(LOCAL_WARNING);
   } finally {
     progress.clear();

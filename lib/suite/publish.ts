@@ -6,6 +6,7 @@ import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { writeFileAtomic } from "../core/fsx.ts";
 import { finishRelease, type parseGateFlags, releaseExit, releaseText } from "./gate-cmd.ts";
 import { renderTrendMarkdown, type TrendRow } from "./history.ts";
+import { FINISHED } from "./runs.ts";
 import { renderMarkdown, type Scorecard, scorecardJson, type Trial } from "./scorecard/index.ts";
 import type { Suite } from "./suite.ts";
 import { transcriptPage } from "./transcript/write.ts";
@@ -56,6 +57,20 @@ export interface PublishOptions {
   scorecard?: string;
   report?: string;
   release: ReturnType<typeof parseGateFlags>;
+  /** The run's own folder (runs.ts, no --trials): report.html, then scorecard.json, go there too. */
+  runDir?: string;
+}
+
+/** Fills a run folder (runs.ts): report.html, then scorecard.json, which marks the run finished. */
+async function finishRunFolder(
+  dir: string,
+  sc: Scorecard,
+  trials: readonly Trial[],
+  logBase: LogBase | undefined,
+  trend?: readonly TrendRow[],
+): Promise<void> {
+  await writeReport(join(dir, "report.html"), sc, trials, logBase, trend);
+  writeFileAtomic(join(dir, FINISHED), scorecardJson(sc));
 }
 
 /** Ends a run: returns its exit code (0, or 3 when --fail-on trips, said on stderr). */
@@ -75,6 +90,7 @@ export async function publishRun(
   const { scorecard: sc, trend } = await finishRelease(run.scorecard, run.suite, o.release);
   if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(sc));
   if (o.report) await writeReport(o.report, sc, run.trials, run.logBase, trend);
+  if (o.runDir) await finishRunFolder(o.runDir, sc, run.trials, run.logBase, trend);
   process.stdout.write(o.output === "json" ? scorecardJson(sc) : releaseText(sc, o.release, trend));
   const exit = releaseExit(sc, o.release.failOn);
   if (exit !== 0) log.error(`eval gate: ${sc.gate?.verdict} (--fail-on ${o.release.failOn})`);
@@ -88,14 +104,14 @@ export async function publishRun(
  */
 export async function publishShard(
   run: { title: string; trialsFile: string; trials: readonly Trial[]; scorecard?: Scorecard },
-  o: Pick<PublishOptions, "scorecard" | "report">,
+  o: Pick<PublishOptions, "scorecard" | "report" | "runDir">,
   log: { info: (message: string) => void },
 ): Promise<void> {
   const passed = run.trials.filter((t) => t.pass).length;
   log.info(
     `${run.title}: ${run.trials.length} trials (${passed} passed) in ${run.trialsFile}; no gate or decision on part of the run: merge the shards with agent-eval suite merge`,
   );
-  if (o.scorecard === undefined && o.report === undefined) return;
+  if (o.scorecard === undefined && o.report === undefined && o.runDir === undefined) return;
   if (run.scorecard === undefined) {
     log.info(
       `${run.title}: no scorecard of its own (a variant without a task shared with the control), so no --scorecard or --report`,
@@ -112,4 +128,5 @@ export async function publishShard(
   };
   if (o.scorecard) writeFileAtomic(o.scorecard, scorecardJson(sc));
   if (o.report) await writeReport(o.report, sc, run.trials, run.trialsFile);
+  if (o.runDir) await finishRunFolder(o.runDir, sc, run.trials, run.trialsFile);
 }

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
-import { defaultTrialsFile, parseFlags, writeReport } from "../../lib/suite/cmd.ts";
+import { parseFlags, writeReport } from "../../lib/suite/cmd.ts";
 import { buildScorecard, renderMarkdown } from "../../lib/suite/scorecard/index.ts";
 import { tempDir } from "../support/tmp.ts";
 import { REPO_ROOT } from "../support/tools.ts";
@@ -217,15 +217,6 @@ test("--report writes Markdown, or the reports lane's HTML for a .html file", as
     md: true,
     html: true,
   });
-});
-
-test("the default trials file is named after the suite, safely", () => {
-  expect(["model-upgrade", "a/b c", "../up", ".hidden"].map(defaultTrialsFile)).toEqual([
-    "model-upgrade.trials.jsonl",
-    "a_b_c.trials.jsonl",
-    "__up.trials.jsonl",
-    "_hidden.trials.jsonl",
-  ]);
 });
 
 test("--resume with every trial finished runs nothing and prints the scorecard JSON", async () => {

@@ -4,7 +4,7 @@
 // A new user who follows the README gets this scorecard: nop and talker fail, oracle and fixer pass;
 // then the Docker part (an agent image built offline FROM proctor-base) gives the same.
 import { expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../lib/core/proc.ts";
 import { sectionCommands } from "../docs/_blocks.ts";
@@ -58,7 +58,10 @@ test("the README's offline walkthrough runs as written", async () => {
     ],
     served: true,
   });
-  const trials = readFileSync(join(tmp.path, "offline", "offline.trials.jsonl"), "utf8")
+  // The run's own folder beside the suite (no --trials): suites/runs/offline-<UTC time>/.
+  const runs = join(tmp.path, "offline", "suites", "runs");
+  const folder = readdirSync(runs).find((n) => n.startsWith("offline-")) ?? "none";
+  const trials = readFileSync(join(runs, folder, "trials.jsonl"), "utf8")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
