@@ -11,6 +11,7 @@ import {
   scorecardJson,
   type Trial,
 } from "../../../lib/suite/scorecard/index.ts";
+import type { Headline } from "../../../lib/suite/scorecard/schema.ts";
 import { trialOf } from "../_support.ts";
 
 const EIGHT = ["a", "b", "c", "d", "e", "f", "g", "h"];
@@ -24,7 +25,13 @@ function trials(variants: string[], pass: (v: string, t: number) => boolean): Tr
 describe("the headline", () => {
   const SHIP_WHY =
     " Why both: the gate tests non-inferiority and ships (a drop larger than the 5.0 pp margin is ruled out), while the verdict tests for any difference and finds none significant.";
-  const cases = [
+  const cases: {
+    name: string;
+    variants: string[];
+    pass: (v: string, t: number) => boolean;
+    gate: Record<string, number> | undefined;
+    want: Headline;
+  }[] = [
     {
       name: "gated, identical arms: SHIP beside no_significant_difference, and why",
       variants: ["base", "cand"],
