@@ -37,7 +37,8 @@ function documents(): { name: string; doc: string; sections: string[] }[] {
     {
       name: "suite",
       doc: renderSuiteReportHtml(suite.scorecard, suite.trials),
-      sections: ["forest", "matrix", "details", "infra"],
+      // The headline decision first; why trials failed after the details (issue 24).
+      sections: ["decision", "forest", "matrix", "details", "infra", "failures"],
     },
     {
       name: "suite (original's scorecard)",
