@@ -51,6 +51,8 @@ test("the README's first case, command by command, scaffolds, records, lints and
     stdout: [
       caseDir,
       `✓ lint passed: ${join(caseDir, "case.json")}`,
+      // gh-shim lint says it passed, as grade lint does (issue 26).
+      "✓ lint passed: cassettes.json",
       "✓ grade passed: 4 assertions",
       "✓ eval passed: my-skill/first-case",
     ],
