@@ -54,7 +54,10 @@ const runCases = defineCommand({
 /** The citty definition: its subcommands and flags are what tests/core/strict-flags.test.ts walks. */
 export const command = defineCommand({ ...runCases, subCommands: { new: newCase, merge, compare } });
 
-/** Runs run-eval with `rawArgs` and returns its exit code (a signal exits 130/143 so exit hooks clean up). */
+/**
+ * Runs run-eval with `rawArgs` and returns its exit code (a signal exits 130/143 so exit hooks clean
+ * up; a run of cases first prints its one line and the partial summary: lib/hermetic/cmd.ts).
+ */
 export function main(rawArgs: string[]): Promise<number> {
   exitOnSignals();
   // Only a first word `new`, `merge` or `compare` is a subcommand (a case folder of that name is

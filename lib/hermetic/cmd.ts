@@ -12,6 +12,7 @@ import { createLogger } from "../core/log.ts";
 import { Progress, progressMode } from "../core/progress.ts";
 import { parseShard } from "../core/shard.ts";
 import { stampShard } from "../core/shard-set.ts";
+import { exitOnSignal, signalExitCode } from "../core/signals.ts";
 import { stageGh } from "../gh/stage.ts";
 import { MAX_FILE_BYTES } from "../grade/out.ts";
 import {
@@ -24,12 +25,12 @@ import {
   type SandboxMechanism,
 } from "../isolation/sandbox/index.ts";
 import { checkReportPath } from "../report/index.ts";
-import { GRADE_TIMEOUT_MS, type RunContext } from "./case-run.ts";
+import { type CaseOutcome, GRADE_TIMEOUT_MS, type RunContext } from "./case-run.ts";
 import { aggregateExit, findCases, lintCases, runMany } from "./many.ts";
 import { flushChunks, processSink } from "./output.ts";
 import { publishResult } from "./publish.ts";
 import { runResult } from "./result.ts";
-import { resultWord } from "./summary.ts";
+import { renderSummary, resultWord } from "./summary.ts";
 
 export const USAGE = "Usage: run-eval [options] <case-dir|folder>...\n";
 
@@ -156,11 +157,33 @@ export async function runEval(args: Args): Promise<number> {
   // A terminal gets the live line; a log (CI, a pipe) one line per finished case. A single case's
   // block streams as it runs, and --json keeps stderr for errors: no progress for either.
   const progress = new Progress(cases.length, single || args.json ? "off" : progressMode());
+  const finished = new Map<number, CaseOutcome>();
+  // Ctrl-C or SIGTERM: one line, the summary of the cases that finished, then the exit a shell gives
+  // (130, 143); the exit hooks stop the subjects still running and remove their work directories.
+  const stop = (signal: NodeJS.Signals) => {
+    progress.clear();
+    const done = [...finished.keys()].sort((a, b) => a - b).map((i) => finished.get(i) as CaseOutcome);
+    log.error(`✗ ${signal}: stopped, ${done.length} of ${cases.length} case(s) finished`);
+    if (done.length > 0 && !single && !args.json) {
+      const partial = runResult(done, {
+        jobs: n.jobs,
+        mechanism: detection.sandbox.mechanism,
+        durationMs: performance.now() - started,
+        exitCode: aggregateExit([...done.map((o) => o.exitCode), signalExitCode(signal)]),
+      });
+      process.stdout.write(`\n${renderSummary(partial)}`);
+    }
+    exitOnSignal(signal);
+  };
+  // First in line, before the entry's plain exit (scripts/run-eval.ts exitOnSignals).
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.prependOnceListener(signal, stop);
   const outcomes = await runMany(cases, ctx, n.jobs, {
     sink: () => (single ? processSink : undefined),
     started: (i) => progress.start(cases[i] ?? ""),
-    finished: (i, o) =>
-      progress.finish(cases[i] ?? "", { name: o.name, result: resultWord(o), ms: o.durationMs }),
+    finished: (i, o) => {
+      finished.set(i, o);
+      progress.finish(cases[i] ?? "", { name: o.name, result: resultWord(o), ms: o.durationMs });
+    },
     inOrder: (_i, outcome) => {
       if (single || args.json) return;
       progress.clear();
@@ -169,6 +192,7 @@ export async function runEval(args: Args): Promise<number> {
     },
   });
   progress.clear();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, stop);
 
   const exitCode = aggregateExit(outcomes.map((o) => o.exitCode));
   const result = runResult(outcomes, {

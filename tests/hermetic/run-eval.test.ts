@@ -301,4 +301,50 @@ describe("a subject that does not end", () => {
       });
     },
   );
+
+  // issue 26: Ctrl-C said nothing and printed no summary of the cases that had finished.
+  test("SIGINT during a run of several cases: one line, the partial summary, exit 130, nothing left", async () => {
+    using dir = tempDir("run-eval-partial");
+    using tmpDir = openTmp();
+    const quick = writeEvalCase(dir.path, { name: "a-quick", body: 'touch "$OUT/marker"' });
+    const hangs = writeEvalCase(dir.path, { name: "b-hangs", body: "sleep 60" });
+    const child = spawn(BIN.bun, [join(REPO_ROOT, "scripts", "run-eval.ts"), "-j", "1", quick, hangs], {
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/",
+        TMPDIR: tmpDir.path,
+        CI: "true",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    const code = await new Promise<number | null>((resolveExit) => {
+      child.stdout.on("data", (b: Buffer) => {
+        stdout += b.toString();
+      });
+      child.stderr.on("data", (b: Buffer) => {
+        stderr += b.toString();
+        // a-quick's progress line: b-hangs is next, and its subject sleeps
+        if (stderr.includes("run-eval 1/2 · a-quick · pass")) child.kill("SIGINT");
+      });
+      child.on("close", (exitCode) => resolveExit(exitCode));
+    });
+    const rows = stdout.slice(stdout.indexOf("◆ run-eval summary")).split("\n");
+    expect({
+      code,
+      last: stderr.trimEnd().split("\n").at(-1),
+      summary: [rows[2], rows[3]?.replace(/\d+\.\d+s$/, "T"), rows[5]?.replace(/\d+\.\d+s/, "T")],
+      left: readdirSync(tmpDir.path).filter((n) => n.startsWith("proctor-eval-")),
+    }).toEqual({
+      code: 130,
+      last: "✗ SIGINT: stopped, 1 of 2 case(s) finished",
+      summary: [
+        "case     result  assertions  time",
+        "a-quick  pass    1/1         T",
+        "✗ 1 passed, 0 failed, 0 errors (1 cases, T, exit 130)",
+      ],
+      left: [],
+    });
+  });
 });
