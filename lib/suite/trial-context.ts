@@ -70,8 +70,9 @@ export type TaskPhases = (
 /** The original's stderr tail (graders/exec.ts, so graders word a failed phase alike). */
 export { stderrTail } from "./graders/exec.ts";
 
-/** The kind of a runner's infraError: image missing, copy of /work, else container start. */
+/** The kind of a runner's infraError: the run stopping under it, image missing, copy of /work, else container start. */
 export function infraKindOf(message: string): InfraKind {
+  if (/^cancelled\b/.test(message)) return "cancelled";
   if (/\bimage\b/i.test(message)) return "image";
   if (/\b(copy|cp|tar)\b/i.test(message)) return "copy";
   return "start";

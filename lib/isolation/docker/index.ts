@@ -103,10 +103,11 @@ export function dockerRunner(opts: DockerRunnerOptions = {}): PhaseRunner {
     // Every call of a phase is the run's: tracked, and refused once a signal is stopping the run.
     async runPhase(ws, spec) {
       const r = await runPhase(runCall(ws.runId, call), user, ws, spec);
-      // A phase cut short by a signal (its container removed under it) says nothing about the agent.
-      return isStopping(ws.runId) && !r.infraError
-        ? { ...r, infraError: "cancelled: the run is stopping" }
-        : r;
+      // A phase cut short by a signal (its container removed under it) says nothing about the agent,
+      // and whatever broke on the way (a copy out of a removed container) was the cancelling.
+      if (!isStopping(ws.runId)) return r;
+      const why = r.infraError ? ` (${r.infraError})` : "";
+      return { ...r, infraError: `cancelled: the run is stopping${why}` };
     },
     async dispose(ws) {
       await Promise.all(pending(ws));

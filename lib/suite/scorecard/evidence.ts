@@ -97,6 +97,8 @@ export function shortReason(text: string): string {
 
 /** Why `t` did not pass, in one line; undefined when it passed without an error. */
 export function failureReason(t: Trial): string | undefined {
+  // Stopped by a signal: what broke as the run's containers went away is no reason of the trial's.
+  if (t.infra === "cancelled") return "cancelled (the run was stopped; --resume runs it again)";
   if (t.infra !== undefined) return shortReason(`infra ${t.infra}: ${t.error ?? ""}`);
   if ((t.graderError ?? "") !== "") return shortReason(`grader error: ${t.graderError}`);
   if ((t.error ?? "") !== "") return shortReason(t.error!);

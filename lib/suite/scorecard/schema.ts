@@ -12,7 +12,7 @@ const count = z.number().int().min(0);
 const rate = z.number().min(0).max(1);
 
 /** Why a trial failed outside the agent: such a trial is counted and shown, never scored. */
-export const INFRA_KINDS = ["image", "start", "copy", "setup", "cleanup", "other"] as const;
+export const INFRA_KINDS = ["image", "start", "copy", "setup", "cleanup", "cancelled", "other"] as const;
 export type InfraKind = (typeof INFRA_KINDS)[number];
 
 /** Metrics a harness CLI may not report (Codex and Gemini report no cost). */
