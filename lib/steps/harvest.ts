@@ -108,7 +108,7 @@ function sessionKeyOf(o: HarvestOptions, keys: readonly PairKey[], files: Harves
   const first = keys[0];
   if (!first)
     throw new UsageError(
-      "Cannot harvest: session ids are hashed with a key: give --pair-key-file or --session-key-file",
+      "Cannot harvest: session ids are hashed with a key: give --pair-key-file or --session-key-file (eval-steps keygen --out FILE makes one)",
     );
   return deriveSessionKey(first);
 }

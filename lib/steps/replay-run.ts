@@ -17,7 +17,8 @@ export interface RunOptions {
   suite: string;
   model: string;
   url: string;
-  keyEnv: string;
+  /** The variable holding the route's key; absent, no credential is sent (a keyless mock). */
+  keyEnv?: string;
   parallel?: number;
   region?: string;
   timeoutMs?: number;
@@ -57,7 +58,8 @@ export async function runStepSuite(o: RunOptions): Promise<StepScorecard> {
   const ep: Endpoint = {
     url: o.url,
     model: o.model,
-    key: keyFromEnv("--key-env", o.keyEnv, env),
+    // Without --key-env no credential goes out (a keyless mock, a local model).
+    key: o.keyEnv === undefined ? "" : keyFromEnv("--key-env", o.keyEnv, env),
     ...((o.region ?? env.AWS_REGION) ? { region: o.region ?? env.AWS_REGION } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.fetch ? { fetch: o.fetch } : {}),

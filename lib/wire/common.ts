@@ -219,7 +219,11 @@ export function authorizedPost(
   return {
     url,
     body,
-    headers: { ...headers, ...authorize({ method: "POST", url, headers, body }, route.key, route) },
+    // No key (a keyless mock or local model): no credential at all, not an empty one.
+    headers:
+      route.key === ""
+        ? headers
+        : { ...headers, ...authorize({ method: "POST", url, headers, body }, route.key, route) },
   };
 }
 

@@ -192,6 +192,11 @@ const UNKNOWN_FLAG: Row[] = [
     expected: refused(meant("--scorecrad", "--scorecard", "eval-steps merge")),
   },
   {
+    path: "eval-steps keygen",
+    argv: ["keygen", "--ot", "k"],
+    expected: refused(meant("--ot", "--out", "eval-steps keygen")),
+  },
+  {
     path: "eval-mcp",
     argv: ["--allow-write"],
     expected: refused(meant("--allow-write", "--allow-writes", "eval-mcp")),
@@ -279,7 +284,7 @@ const NAMED: Array<Row & { name: string }> = [
     path: "eval-steps",
     argv: ["frobnicate"],
     expected: refused(
-      'Unknown command "frobnicate" for eval-steps: expected one of harvest, run, judge, merge',
+      'Unknown command "frobnicate" for eval-steps: expected one of harvest, run, judge, merge, keygen',
     ),
   },
   {

@@ -63,6 +63,31 @@ test.concurrent("every call errored: exit 1 with one line", async () => {
   expect(r.stdout).toContain("errors 1");
 });
 
+// issue 26: --key-env was required, so a run against the keyless mock needed a made-up variable.
+test.concurrent("without --key-env no credential is sent: a run against proctor mock-model", async () => {
+  await using mock = await startMockModel({
+    script: () => toolCalls([{ name: "Read", args: { file_path: "a.ts" } }]),
+  });
+  using dir = tempDir("steps-run-keyless");
+  const suite = writeSuite(dir.path, [stepCase("anthropic"), stepCase("gemini"), stepCase("responses")]);
+  const r = await evalSteps([
+    "run",
+    "--suite",
+    suite,
+    "--model",
+    "opus",
+    "--url",
+    mock.url,
+    "--output",
+    "json",
+  ]);
+  expect({
+    exitCode: r.exitCode,
+    errors: StepScorecard.parse(JSON.parse(r.stdout)).errors,
+    auth: mock.requests.map((q) => q.auth),
+  }).toEqual({ exitCode: 0, errors: 0, auth: ["none", "none", "none"] });
+});
+
 const usage: Array<{ name: string; args: string[]; exitCode: number; stderr: string | RegExp }> = [
   {
     name: "bad --output",
