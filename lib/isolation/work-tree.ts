@@ -4,9 +4,9 @@
 // --local from the trial's work/ directory (no link followed). Read-only, and never the agent's
 // verdict: the check and the graders decide, this only shows what changed.
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { type Sha256, sha256 } from "../core/hash.ts";
 import { readTar } from "../core/tar-read.ts";
 import type { Workspace } from "./contract.ts";
 import { snapshotFile } from "./docker/work.ts";
@@ -40,9 +40,7 @@ function builder() {
 /** /work as a tar snapshot holds it: members under `work/` (the runner's layout), their bytes hashed. */
 export function tarWorkTree(tarPath: string): WorkTree {
   const { tree, keep } = builder();
-  let current:
-    | { path: string; hash: ReturnType<typeof createHash>; parts?: Buffer[]; size: number; exec: boolean }
-    | undefined;
+  let current: { path: string; hash: Sha256; parts?: Buffer[]; size: number; exec: boolean } | undefined;
   const finish = () => {
     if (!current) return;
     const data = current.parts ? Buffer.concat(current.parts) : undefined;
@@ -62,7 +60,7 @@ export function tarWorkTree(tarPath: string): WorkTree {
       const path = m.path.replace(/^work(\/|$)/, "").replace(/\/+$/, "");
       if (path === "" || m.kind === "dir") return;
       if (m.kind === "file") {
-        current = { path, hash: createHash("sha256"), size: m.size, exec: (m.mode & 0o111) !== 0 };
+        current = { path, hash: sha256(), size: m.size, exec: (m.mode & 0o111) !== 0 };
         if (keep(m.size)) current.parts = [];
       } else if (m.kind === "symlink") tree.set(path, { kind: "link", target: m.link ?? "" });
       else tree.set(path, { kind: "other" });
@@ -77,7 +75,7 @@ export function tarWorkTree(tarPath: string): WorkTree {
 }
 
 function hashFile(path: string, size: number, keepIt: boolean): { sha256: string; data?: Buffer } {
-  const hash = createHash("sha256");
+  const hash = sha256();
   const parts: Buffer[] = [];
   const fd = openSync(path, "r");
   try {

@@ -114,5 +114,6 @@ test("lib/core/tar.ts is the only ustar writer in lib/ and scripts/", () => {
     for (const rel of readdirSync(join(REPO_ROOT, top), { recursive: true, encoding: "utf8" }))
       if (rel.endsWith(".ts") && readFileSync(join(REPO_ROOT, top, rel), "utf8").includes('"ustar'))
         writers.push(`${top}/${rel}`);
-  expect(writers).toEqual(["lib/core/tar.ts"]);
+  // tar-read.ts names the magic to read it: the one reader, not a writer.
+  expect(writers.sort()).toEqual(["lib/core/tar-read.ts", "lib/core/tar.ts"]);
 });
