@@ -40,6 +40,9 @@ async function quickstart(flags: readonly string[]) {
       mock.url,
       "--scorecard",
       sc,
+      // In the temp dir: without --trials the run's folder would go beside the suite, in the checkout.
+      "--trials",
+      join(dir.path, "trials.jsonl"),
     ],
     { cwd: dir.path, env },
   );

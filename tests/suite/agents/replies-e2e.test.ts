@@ -62,6 +62,9 @@ test.each<{ suite: string; want: (string | number)[][] }>([
     mock.url,
     "--scorecard",
     sc,
+    // In the temp dir: without --trials the run's folder would go beside the suite, in the checkout.
+    "--trials",
+    join(tmp.path, "trials.jsonl"),
   ];
   const r = await run([process.execPath, join(REPO_ROOT, "scripts", "agent-eval.ts"), "suite", ...args], {
     cwd: tmp.path,
