@@ -7,7 +7,7 @@
 // credential that survives is a refusal. The cassette is rewritten once, atomically, or not at all.
 // The command gets EVAL_OUT (a temp dir removed afterwards, unless set) so `-- bash subject.sh` just runs.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { jsonSyntaxWhere, pyJsonDumps } from "../../compat/py/json.ts";
@@ -96,6 +96,9 @@ export function mergeCaptures(
   return { root: { ...root, version: root.version ?? 1, calls }, ...counts, refusals };
 }
 
+/** The cassette's bytes, or null when there is none. */
+const bytesOf = (path: string): Buffer | null => (existsSync(path) ? readFileSync(path) : null);
+
 /** The cassette to merge into: its parsed root, or a new one. A broken file is refused up front (exit 2). */
 function readTarget(path: string): Entry {
   if (!existsSync(path)) return { version: 1, calls: [] };
@@ -161,6 +164,7 @@ export async function recordCassette(opts: RecordOptions): Promise<RecordReport>
     );
   if (opts.command.length === 0) throw new UsageError("Cannot record: name the command after --");
   const cassette = resolve(opts.cwd, opts.cassette);
+  const before = bytesOf(cassette);
   const target = readTarget(cassette);
   const gh = realGh(opts);
   // Private to this user (mkdtemp: 0700): the recorder's socket and the shim.
@@ -195,6 +199,15 @@ export async function recordCassette(opts: RecordOptions): Promise<RecordReport>
     const merged = mergeCaptures(target, observer.captures, { ...opts, cassette });
     const changed = merged.added + merged.updated > 0;
     const refusals = [...merged.refusals];
+    // This process is the cassette's only writer: one the command wrote to is put back as it was.
+    const after = bytesOf(cassette);
+    if (!(after === null ? before === null : before?.equals(after))) {
+      if (before === null) rmSync(cassette, { force: true });
+      else writeFileAtomic(cassette, before);
+      refusals.push(
+        `${cassette} changed while the command ran: it is put back as it was and nothing is recorded`,
+      );
+    }
     let text = "";
     if (refusals.length === 0 && changed) {
       text = `${pyJsonDumps(redactRoot(merged.root), { indent: 2 })}\n`;

@@ -93,6 +93,33 @@ describe("only calls the recorder observed are recorded", () => {
     });
 });
 
+describe("the command cannot write the cassette itself", () => {
+  const cases = [
+    { name: "a new cassette written by the command is removed", before: null, calls: false },
+    { name: "and so is one it writes while the recorder records a call", before: null, calls: true },
+    {
+      name: "an existing cassette it rewrites is put back",
+      before: JSON.stringify({ version: 1, calls: [ONE] }),
+      calls: false,
+    },
+  ];
+  for (const c of cases)
+    test(c.name, async () => {
+      using dir = tempDir("shim-record-attack");
+      if (c.before !== null) writeFileSync(join(dir.path, "cassettes.json"), c.before);
+      const lines = [
+        ...(c.calls ? ["gh issue view 1 --json title,number >/dev/null"] : []),
+        "cp forged.json cassettes.json",
+      ];
+      const r = await record(dir.path, lines);
+      const file = join(dir.path, "cassettes.json");
+      expect({
+        exitCode: r.exitCode,
+        cassette: existsSync(file) ? readFileSync(file, "utf8") : null,
+      }).toEqual({ exitCode: 1, cassette: c.before });
+    });
+});
+
 test("everything written is redacted: an earlier entry's token goes when the cassette is rewritten", async () => {
   using dir = tempDir("shim-record-attack");
   const old = { argv: ["auth", "token"], stdout: `${TOKEN}\n`, stderr: "", exit: 0 };
