@@ -277,6 +277,7 @@ describe("the request log leaves out every credential, by rule", () => {
     "x-auth-token": "SECRET-7",
     "x-goog-iap-jwt-assertion": "SECRET-8",
     "x-upstream": "Bearer SECRET-9",
+    "x-trace-context": `sk-ant-api03-SECRET${"x".repeat(24)}`,
     "x-amz-security-token": "SECRET-10",
     "x-app": "cli",
     "x-request-id": "r-1",
@@ -284,7 +285,8 @@ describe("the request log leaves out every credential, by rule", () => {
   };
   const QUERY =
     "?alt=sse&api_key=SECRET-a&access_token=SECRET-b&key=SECRET-c&apiKey=SECRET-d&client_secret=SECRET-e" +
-    "&sig=SECRET-f&password=SECRET-g&X-Amz-Signature=SECRET-h&refresh_token=SECRET-i&keys=2&key_id=k1";
+    "&sig=SECRET-f&password=SECRET-g&X-Amz-Signature=SECRET-h&refresh_token=SECRET-i&keys=2&key_id=k1" +
+    `&upstream=ghp_SECRET${"a1B2".repeat(8)}`;
 
   test("gateway headers, an auth scheme under any name and credential parameters are dropped", async () => {
     using dir = tempDir("proctor-mock");

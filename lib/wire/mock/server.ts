@@ -2,13 +2,14 @@
 // Bedrock InvokeModel, OpenAI Responses and Gemini by path (built on lib/wire), scripted with a queue
 // of steps or a function (steps.ts), per-run scenarios keyed by API key or session header, and a
 // request log that keeps the auth KIND and never a secret value: every header and query parameter
-// that carries a credential (lib/wire/credential.ts: by its name, in any protocol or gateway, or a
-// header whose value is an HTTP auth scheme's) is left out. A body over `maxBodyBytes` is refused
+// that carries a credential (lib/wire/credential.ts: by its name, in any protocol or gateway; or by
+// its value: an HTTP auth scheme's, or a token shape lib/redact knows) is left out. A body over `maxBodyBytes` is refused
 // (413) without being held. Tests start it directly; `proctor mock-model` (cmd.ts) serves a replies
 // file with it.
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { findSecrets } from "../../redact/index.ts";
 import { isCredentialHeader, withoutCredentialParams } from "../credential.ts";
 import { bedrock, gemini, PROTOCOLS, protocolForPath, type Usage, type WireProtocol } from "../index.ts";
 import {
@@ -51,19 +52,35 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** A header value that is an HTTP credential whatever the header's name (`Bearer ...`, a SigV4 signature). */
 const AUTH_SCHEME = /^\s*(?:bearer|basic|token|digest|negotiate|ntlm|aws4-hmac-sha256)\s+\S/i;
 
+/** A value that is a credential whatever carries it: an HTTP auth scheme's, or a known token shape. */
+const credentialValue = (v: string): boolean => AUTH_SCHEME.test(v) || findSecrets(v).length > 0;
+
 /** The headers to log: every one but those carrying a credential, by name or by value. */
 function loggedHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).flatMap(([k, v]) =>
-      isCredentialHeader(k) || AUTH_SCHEME.test(String(v)) ? [] : [[k, String(v)]],
+      isCredentialHeader(k) || credentialValue(String(v)) ? [] : [[k, String(v)]],
     ),
   );
 }
 
-/** The request's query as sent, without its credential parameters ("" when none is left). */
+/** The request's query as sent, without its credential parameters, by name or by value ("" when none is left). */
 function loggedQuery(rawUrl: string): string {
   const at = rawUrl.indexOf("?");
-  return at < 0 ? "" : withoutCredentialParams(rawUrl.slice(at));
+  if (at < 0) return "";
+  const pairs = withoutCredentialParams(rawUrl.slice(at))
+    .slice(1)
+    .split("&")
+    .filter((p) => p !== "" && !credentialValue(decoded(p.slice(p.indexOf("=") + 1))));
+  return pairs.length > 0 ? `?${pairs.join("&")}` : "";
+}
+
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value.replaceAll("+", " "));
+  } catch {
+    return value;
+  }
 }
 
 /** A running mock model server. */
