@@ -2,8 +2,8 @@
 // eval-steps: step suites. `harvest` turns shadow-traffic pairs into redacted step cases (fail
 // closed), `run` replays them against a model endpoint and scores them, `judge` grades pairs into
 // the history file that `harvest --select judge-loss` reads, `merge` joins the scorecards of `run
-// --shard K/N` into the whole suite's, `keygen` writes a new key for harvest's key files. Subcommands
-// live in scripts/eval-steps/.
+// --shard K/N` into the whole suite's, `keygen` writes a new key for harvest's key files, `compare`
+// sets two scorecards of one suite side by side. Subcommands live in scripts/eval-steps/.
 import { defineCommand } from "citty";
 import { runTool } from "../lib/core/cli.ts";
 import { isMain } from "../lib/core/runtime.ts";
@@ -18,6 +18,7 @@ export const command = defineCommand({
     judge: () => import("./eval-steps/judge.ts").then((m) => m.judge),
     merge: () => import("./eval-steps/merge.ts").then((m) => m.merge),
     keygen: () => import("./eval-steps/keygen.ts").then((m) => m.keygen),
+    compare: () => import("./eval-steps/compare.ts").then((m) => m.compare),
   },
 });
 

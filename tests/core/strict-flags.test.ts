@@ -197,6 +197,11 @@ const UNKNOWN_FLAG: Row[] = [
     expected: refused(meant("--ot", "--out", "eval-steps keygen")),
   },
   {
+    path: "eval-steps compare",
+    argv: ["compare", "a.json", "b.json", "--outptu", "json"],
+    expected: refused(meant("--outptu", "--output", "eval-steps compare")),
+  },
+  {
     path: "eval-mcp",
     argv: ["--allow-write"],
     expected: refused(meant("--allow-write", "--allow-writes", "eval-mcp")),
@@ -284,7 +289,7 @@ const NAMED: Array<Row & { name: string }> = [
     path: "eval-steps",
     argv: ["frobnicate"],
     expected: refused(
-      'Unknown command "frobnicate" for eval-steps: expected one of harvest, run, judge, merge, keygen',
+      'Unknown command "frobnicate" for eval-steps: expected one of harvest, run, judge, merge, keygen, compare',
     ),
   },
   {
