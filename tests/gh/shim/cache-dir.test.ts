@@ -3,7 +3,7 @@
 // directory on its path, the temp one only when lstat shows our own private directory.
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FileStat } from "../../../lib/core/runtime.ts";
 import {
@@ -14,7 +14,6 @@ import {
   tempRoot,
 } from "../../../lib/gh/shim/cache-dir.ts";
 import { tempDir } from "../../support/tmp.ts";
-import { REPO_ROOT } from "../../support/tools.ts";
 
 describe("tempRoot is os.tmpdir() without node:os", () => {
   test.each([
@@ -122,9 +121,9 @@ describe("safeDir", () => {
 
 describe("the cache a replay reads and the one it writes", () => {
   test("a home no one else can change gets the cache, made private, and a replay reads it there", async () => {
-    // Under the checkout (node_modules/.cache, git-ignored), whose parents are not world-writable
-    // (CI's workspace, /work/main), unlike the system temp dir.
-    const parent = join(REPO_ROOT, "node_modules", ".cache");
+    // Under the user's own cache folder (~/.cache), whose parents no one else can change, wherever
+    // the checkout is: a clone under the system temp dir would fall back, as it should.
+    const parent = join(homedir(), ".cache");
     mkdirSync(parent, { recursive: true });
     const home = mkdtempSync(join(parent, "proctor-cache-dir-"));
     try {
