@@ -278,6 +278,9 @@ test("the repeatable flags are exactly the documented ones", async () => {
       .filter(([, d]) => isRepeatable(d))
       .map(([flag]) => `${c.path} --${flag}`),
   );
+  // issue 26: docs/install.md listed four of the seven; it names each, whole, as the tools have them.
+  const docs = readFileSync(join(REPO_ROOT, "docs", "install.md"), "utf8").replace(/\s+/g, " ");
+  expect(found.filter((f) => !docs.includes(`\`${f}\``))).toEqual([]);
   expect(found.sort()).toEqual([
     "agent-eval suite --image-map",
     "agent-eval tasks check --image-map",
