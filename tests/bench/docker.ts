@@ -61,7 +61,8 @@ function cpuNow(): number {
   return procCpuMs("self", true) + enginePids.reduce((sum, p) => sum + procCpuMs(p, false), 0);
 }
 
-async function measured(f: () => Promise<void>): Promise<Cost> {
+/** Wall and CPU (this process and its children, dockerd, containerd) of `f`. */
+export async function measured(f: () => Promise<void>): Promise<Cost> {
   const cpu = cpuNow();
   const t = performance.now();
   await f();

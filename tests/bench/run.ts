@@ -333,6 +333,7 @@ for (const area of [
   "merge",
   "shard",
   "sequential",
+  "harbor",
 ]) {
   if (!wanted(area)) continue;
   const file = join(import.meta.dirname, `${area}.ts`);

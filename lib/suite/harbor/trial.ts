@@ -7,7 +7,10 @@
 // (tamper.ts): a fail, counted apart. Containers are hardened (engine.ts runArgs) with the task
 // capabilities (TASK_CAPS); the agent runs with `--network none` and the model bridge unless the task
 // sets allow_internet and the run passed `--network bridge`; the verifier gets the run's --network.
-// It registers itself with lib/suite/trial.ts, so runTrial's frame (log, redaction) is shared.
+// It registers itself with lib/suite/trial.ts, so runTrial's frame (log, redaction) is shared. What the
+// trial removes once its result is known (the frozen agent container, the exited verifier, then the
+// snapshot) goes in the background: the next trial does not wait for the engine to delete them, and
+// every call is the run's (runCall), so a signal still waits for them and sweeps by label.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError, messageOf } from "../../core/errors.ts";
@@ -46,6 +49,20 @@ export interface HarborRunOptions {
   verifierTimeoutMs?: number;
   /** Observer for every docker call (tests count builds). */
   onDockerCall?: (argv: string[]) => void;
+}
+
+/** Removals trials left running (each settles itself; a signal's sweep waits for them as run calls). */
+const removals = new Set<Promise<unknown>>();
+
+function inBackground(p: Promise<unknown>): void {
+  removals.add(p);
+  const done = () => removals.delete(p);
+  void p.then(done, done);
+}
+
+/** Waits until every removal Harbor trials left running has ended (a bench, a test counting what is left). */
+export async function settleHarborRemovals(): Promise<void> {
+  while (removals.size > 0) await Promise.allSettled([...removals]);
 }
 
 /** What a task carries once the run's options are applied (applyHarborOptions). */
@@ -153,6 +170,7 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   const scratch = makeScratchDir(ctx.runId);
   const name = `proctor-harbor-${ctx.runId.slice(-12)}-${Math.random().toString(16).slice(2, 10)}`;
   let snapshot: string | undefined;
+  let gone: Promise<unknown>[] = [];
   try {
     const timeoutMs = o.agentTimeoutMs ?? c.agentTimeoutMs;
     const agent = await agentPhase(call, {
@@ -172,6 +190,7 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
     });
     if (agent === undefined) return;
     snapshot = agent.image;
+    gone = [agent.agentGone];
     trial.wallMs = Math.round(agent.wallMs);
     const tampered = tamperedPaths(agent.changes, {
       workdir,
@@ -194,6 +213,7 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
       network: ctx.network,
       limits,
       timeoutMs: o.verifierTimeoutMs ?? c.verifierTimeoutMs,
+      removal: (p) => gone.push(p),
     });
     ctx.record("verifier", toPhase(v.run));
     if (tampered.length > 0) {
@@ -213,9 +233,13 @@ const harborPhases: TaskPhases = async (job, ctx, trial, fail) => {
   } catch (error) {
     fail(`start: ${messageOf(error)}`, "start");
   } finally {
-    // A snapshot removed the agent's container already; one that never got there is removed here.
+    // A snapshot removes the agent's container itself; one that never got there is removed here.
     if (snapshot === undefined) await call(["rm", "-f", name], { timeoutMs: 120_000 });
-    else await dropSnapshot(call, snapshot);
+    else {
+      // The snapshot goes once no container uses it: after the verifier's (and the agent's) removal.
+      const image = snapshot;
+      inBackground(Promise.allSettled(gone).then(() => dropSnapshot(call, image)));
+    }
     rmSync(scratch, { recursive: true, force: true });
   }
 };

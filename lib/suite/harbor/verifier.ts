@@ -6,6 +6,8 @@
 // `/bin/bash /tests/test.sh`, by absolute path, with the task image's PATH and the task's verifier env
 // (by name: values come from the docker client's environment, never argv). The reward files are copied
 // out by the engine and read as an attacker's files (reward.ts): no program of the container reads them.
+// The container (it has exited: start -a returned) is removed after that, in the background when the
+// caller takes the removal (VerifierPlan.removal): the reward is known by then.
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readAt } from "../../core/fsx.ts";
@@ -157,6 +159,8 @@ export interface VerifierPlan {
   network: "none" | "bridge";
   limits: { cpus: number; memory: string; pids: number };
   timeoutMs: number;
+  /** Takes the container's removal instead of waiting for it (the trial chains the snapshot's after it). */
+  removal?: (gone: Promise<unknown>) => void;
 }
 
 /** Makes the verifier's container, fills it, runs test.sh, reads the reward; removes the container. */
@@ -211,6 +215,8 @@ export async function runVerifier(
     const out = (file: string) => fileOf(call, p.name, `/logs/verifier/${file}`, p.scratch);
     return { run, reward: readReward(await out("reward.json"), await out("reward.txt"), run.exitCode) };
   } finally {
-    await call(["rm", "-f", "-v", p.name], { timeoutMs: 120_000 });
+    const gone = call(["rm", "-f", "-v", p.name], { timeoutMs: 120_000 });
+    if (p.removal) p.removal(gone);
+    else await gone;
   }
 }

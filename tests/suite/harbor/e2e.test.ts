@@ -13,7 +13,7 @@ import { resolveBaseImage } from "../../../lib/suite/agents/image.ts";
 import { builtinContext } from "../../../lib/suite/harbor/check.ts";
 import { parseImageMap, taskImage } from "../../../lib/suite/harbor/image.ts";
 import { loadHarborTask } from "../../../lib/suite/harbor/task.ts";
-import { applyHarborOptions } from "../../../lib/suite/harbor/trial.ts";
+import { applyHarborOptions, settleHarborRemovals } from "../../../lib/suite/harbor/trial.ts";
 import { loadScorecard, loadTrials } from "../../../lib/suite/scorecard/index.ts";
 import { runTrial } from "../../../lib/suite/trial.ts";
 import { agentCli } from "../../support/agent-clis.ts";
@@ -145,6 +145,9 @@ describe("a Harbor trial's containers", () => {
         { task, variant: { name: "oracle", harness: "oracle" }, repeat: 0 },
         builtinContext(`harbor-verbs-${process.pid}`, dockerRunner(), "oracle", "none"),
       );
+      // Its removals run once the result is known (the agent's container while the verifier runs, the
+      // verifier's and then the snapshot after the reward is read): wait for them.
+      await settleHarborRemovals();
       const agent = calls.find((c) => c[0] === "run" && c.includes("-d"))!;
       const verifier = calls.find((c) => c[0] === "create")!;
       const flags = (argv: string[]) => ({

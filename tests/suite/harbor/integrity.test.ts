@@ -15,7 +15,7 @@ import { DRIVERS } from "../../../lib/suite/agents/index.ts";
 import { builtinContext } from "../../../lib/suite/harbor/check.ts";
 import { parseImageMap } from "../../../lib/suite/harbor/image.ts";
 import { loadHarborTask } from "../../../lib/suite/harbor/task.ts";
-import { applyHarborOptions } from "../../../lib/suite/harbor/trial.ts";
+import { applyHarborOptions, settleHarborRemovals } from "../../../lib/suite/harbor/trial.ts";
 import { runTrial } from "../../../lib/suite/trial.ts";
 import { tempDir } from "../../support/tmp.ts";
 import { REPO_ROOT } from "../../support/tools.ts";
@@ -179,6 +179,9 @@ describe("a Harbor agent cannot grade itself", () => {
         { task, variant: { name: "nop", harness: "nop" }, repeat: 0 },
         { ...builtinContext(runId, dockerRunner(), "nop", "none"), log: { dir: dir.path, path: "t.log" } },
       );
+      // Its removals run once the result is known (the agent's container while the verifier runs, the
+      // verifier's and then the snapshot after the reward is read): wait for them.
+      await settleHarborRemovals();
       const label = `label=proctor.run=${runId}`;
       const [ps, images] = await Promise.all([
         run(["docker", "ps", "-aq", "--filter", label]),
