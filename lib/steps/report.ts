@@ -50,13 +50,16 @@ function rateRow(key: string, label: string, r: Rate): Html {
     m("lo"),
     r.lo,
     pct(r.lo),
-  )} to ${num(m("hi"), r.hi, pct(r.hi))})</span>${r.note ? html`<br><span class="ci" data-note="${key}">${r.note}</span>` : ""}</td><td class="chart">${intervalCell(SCALE, {
-    estimate: r.rate,
-    lo: r.lo,
-    hi: r.hi,
-    tone: key === "prematureStop" ? (r.rate > 0 ? "bad" : "good") : undefined,
-    label: `${label} ${pct(r.rate)}`,
-  })}</td>${n}</tr>`;
+  )} to ${num(m("hi"), r.hi, pct(r.hi))})</span>${r.note ? html`<br><span class="ci" data-note="${key}">${r.note}</span>` : ""}</td><td class="chart">${intervalCell(
+    SCALE,
+    {
+      estimate: r.rate,
+      lo: r.lo,
+      hi: r.hi,
+      tone: key === "prematureStop" ? (r.rate > 0 ? "bad" : "good") : undefined,
+      label: `${label} ${pct(r.rate)}`,
+    },
+  )}</td>${n}</tr>`;
 }
 
 function rows(sc: StepScorecard): Html {
