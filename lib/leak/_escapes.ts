@@ -1,12 +1,12 @@
 // The canary written with escapes, for lib/leak/_scan.ts: backslash escapes (`\x43`, `\x{43}`,
-// `\u0043`, `\u{43}`, `\U00000043`, octal `\103`, any run of backslashes before them, as JSON writes
-// an escape inside a string), HTML character references (`&#67;`, `&#x43;`, leading zeros, the `;`
-// optional, and the named ones of ASCII punctuation) and URL percent-encoding (`%43`), each character
-// alone or all of them, twice over at most (`&amp;#67;`). It reads the normalised stream, so a
-// binary costs only its stretches of text. A read that holds none of `\`, `&` or `%` (three native
-// byte searches) costs nothing more; one that does is decoded from its escapes only (literal
-// stretches copied natively), its seam with the read before it apart, and searched for the canary as
-// given and normalised.
+// `\u0043`, `\u{43}`, `\U00000043`, octal `\103` or echo's `\0103`, after any run of backslashes, as
+// JSON writes an escape inside a string), HTML character references (`&#67;`, `&#x43;`, leading
+// zeros, the `;` optional, and the named ones of ASCII punctuation) and URL percent-encoding (`%43`),
+// each character alone or all of them, twice over at most (`&amp;#67;`). It reads the normalised
+// stream, so a binary costs only its stretches of text. A read that holds none of `\`, `&` or `%`
+// (three native byte searches) costs nothing more; one that does is decoded from its escapes only
+// (literal stretches copied natively), its seam with the read before it apart, and searched for the
+// canary as given and normalised.
 import { Buffer } from "node:buffer";
 import { normalizeBytes } from "./_normalize.ts";
 
@@ -117,7 +117,11 @@ function escapeAt(data: Buffer, i: number): { cp: number; end: number } | null {
   } else if (c === 120) d = digits(data, k + 1, 16, 1, 2);
   else if (c === 117) d = digits(data, k + 1, 16, 4, 4);
   else if (c === 85) d = digits(data, k + 1, 16, 8, 8);
-  else if (isOctal(c)) d = digits(data, k, 8, 1, 3);
+  else if (isOctal(c)) {
+    // `echo -e` and printf's %b write a byte as \0nnn; C and most languages as \nnn.
+    const echo = c === 48 ? digits(data, k + 1, 8, 3, 3) : null;
+    d = echo && echo.value <= 0xff ? echo : digits(data, k, 8, 1, 3);
+  }
   return d ? { cp: d.value, end: d.end } : null;
 }
 

@@ -81,6 +81,10 @@ const ESCAPED: [string, Encode][] = [
   ],
   ["\\u{} escapes", (s) => each(s, (cp) => `\\u{${cp.toString(16)}}`)],
   ["octal escapes", (s) => `echo $'${each(s, (cp) => `\\${cp.toString(8).padStart(3, "0")}`)}'`],
+  [
+    "octal escapes, echo -e style",
+    (s) => `echo -e "${each(s, (cp) => `\\0${cp.toString(8).padStart(3, "0")}`)}"`,
+  ],
   ["percent-encoding", (s) => `https://x.example.com/?q=${each(s, (cp) => `%${hex2(cp).toUpperCase()}`)}`],
   ["percent-encoding, twice", (s) => each(s, (cp) => `%25${hex2(cp)}`)],
   [
