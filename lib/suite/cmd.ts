@@ -23,6 +23,7 @@ import { thresholdsOf } from "./gate.ts";
 import { GATE_ARGS, type GateFlags, isGated, parseGateFlags, prepareRelease } from "./gate-cmd.ts";
 import { parseImageMap, setBuildOptions } from "./harbor/image.ts";
 import { keep, skipByImages, skipByNetwork } from "./harbor/preflight.ts";
+import { isHarborTask } from "./harbor/task.ts";
 import { prepareHarbor } from "./harbor/trial.ts";
 import { loadPrices } from "./meter/prices.ts";
 import { publishRun, publishShard } from "./publish.ts";
@@ -214,6 +215,9 @@ export async function suiteCommand(flags: SuiteFlags): Promise<number> {
   const sealKey = o.sealKeyEnv === undefined ? undefined : takeSealKey(o.sealKeyEnv);
   const log = createLogger("agent-eval");
   let suite = prepareRelease(loadSuite(o.suite, o.tasks ? { tasksDir: o.tasks } : {}), o.release);
+  // task.toml keys Harbor ignores that look like typos of keys it reads (harbor/typos.ts).
+  for (const t of suite.tasks)
+    if (isHarborTask(t)) for (const w of t.harbor.config.warnings ?? []) log.warn(`warning: ${w}`);
   // An explicit --trials FILE is never overwritten; without one the run gets its own folder (below).
   if (o.trials !== undefined) checkTrialsFile(o.trials, o.resume);
   // Harbor tasks this run cannot serve are set aside (suite.skipped, for the scorecard); a shard keeps

@@ -143,6 +143,9 @@ export async function checkCommand(args: {
   const imageMap = parseImageMap(flagValues(args["image-map"]));
   const slots = loadAll(dirs).map((x) => ("id" in x ? (networkSkip(x, network) ?? x) : x));
   const tasks = slots.filter((x): x is HarborTask => "id" in x);
+  // task.toml keys Harbor ignores that look like typos of keys it reads (typos.ts), before any trial.
+  for (const t of tasks)
+    for (const w of t.harbor.config.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
   const runId = newRunId();
   const build = { offline: args.offline === true };
   applyHarborOptions(tasks, { imageMap });

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { fieldName, shown } from "../yaml.ts";
 import { resolveHostEnv } from "./host-env.ts";
 import { HarborRefusal } from "./refusal.ts";
+import { typoWarnings } from "./typos.ts";
 import { refusedKey, resolveNetwork } from "./unsupported.ts";
 
 const seconds = z.number().positive();
@@ -122,6 +123,8 @@ export interface HarborArtifact {
 export interface HarborConfig {
   /** The layout as written: "1.0", or the schema_version ("1.1", ...). */
   layout: string;
+  /** Keys ignored as Harbor ignores them, but a letter or two from one it reads (typos.ts). */
+  warnings?: string[];
   name?: string;
   description?: string;
   /** metadata.tags then task.keywords, each once, in that order. */
@@ -232,8 +235,10 @@ export function parseHarborConfig(
   const userOf = (u: string | number | undefined) => (u === undefined ? {} : { user: String(u) });
   const agentUser = userOf(f.agent?.user).user;
   const verifierUser = userOf(f.verifier?.user).user;
+  const warnings = typoWarnings(data, path, HarborTaskToml);
   return {
     layout: f.schema_version ?? f.version ?? "1.0",
+    ...(warnings.length > 0 ? { warnings } : {}),
     ...(f.task?.name !== undefined ? { name: f.task.name } : {}),
     ...(f.task?.description !== undefined ? { description: f.task.description } : {}),
     tags: [...new Set([...(metaTags ?? []), ...(f.task?.keywords ?? [])])],
