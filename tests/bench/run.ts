@@ -8,7 +8,8 @@
 //   grade: grading a 30-assertion case, through the binary and in-process
 //   run-eval: harness overhead per case (a subject that does nothing, minus its own time), and 50
 //             generated cases at -j 1 and -j 2
-//   leak, agents, docker, suite, harvest, steps, dist, report, merge, shard: one module per area, tests/bench/<area>.ts, each
+//   leak, agents, docker, suite, harvest, steps, dist, report, merge, shard, sequential, harbor,
+//   hermetic (run-eval per case against bare bwrap): one module per area, tests/bench/<area>.ts, each
 //             exporting bench(): BenchRow[] (MB/s, peak memory, sizes, ratios against a same-run floor)
 //   sequential: trials --until-decided uses against the fixed design at equal power (a simulation)
 // BENCH_ONLY=shim,leak runs a subset ("core" = shim, grade, run-eval, machine).
@@ -334,6 +335,7 @@ for (const area of [
   "shard",
   "sequential",
   "harbor",
+  "hermetic",
 ]) {
   if (!wanted(area)) continue;
   const file = join(import.meta.dirname, `${area}.ts`);
