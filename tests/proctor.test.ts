@@ -42,7 +42,7 @@ describe("proctor dispatches", () => {
         exitCode: 2,
         stdout: "",
         stderr:
-          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr list). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in the Proctor README).\n',
+          '✗ gh shim: data-producing command requires --json with explicit fields (got: gh pr list). Name the fields the caller reads, e.g. --json number,title,state (see "gh-shim" in Proctor docs/hermetic.md).\n',
       },
     },
     {
