@@ -26,6 +26,7 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.chart{padding:0 2px}
 .num{font-variant-numeric:tabular-nums}
 .ci{color:var(--muted);font-size:12px;white-space:nowrap}
+.why{color:var(--muted);font-size:12px;display:inline-block;min-width:16ch;white-space:normal;overflow-wrap:anywhere}
 .badge{display:inline-block;white-space:nowrap;padding:1px 8px;border-radius:10px;font-weight:600;font-size:12px;border:1px solid currentColor}
 .good{color:var(--pass)}.bad{color:var(--fail)}.warn{color:var(--warn)}.neutral{color:var(--muted)}
 .verdict{font-size:28px;font-weight:700;letter-spacing:.02em}

@@ -50,7 +50,7 @@ function rateRow(key: string, label: string, r: Rate): Html {
     m("lo"),
     r.lo,
     pct(r.lo),
-  )} to ${num(m("hi"), r.hi, pct(r.hi))})</span>${r.note ? html`<br><span class="ci" data-note="${key}">${r.note}</span>` : ""}</td><td class="chart">${intervalCell(
+  )} to ${num(m("hi"), r.hi, pct(r.hi))})</span>${r.note ? html`<br><span class="why" data-note="${key}">${r.note}</span>` : ""}</td><td class="chart">${intervalCell(
     SCALE,
     {
       estimate: r.rate,

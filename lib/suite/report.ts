@@ -77,7 +77,7 @@ function forestRow(
         ref: 0,
         tone: toneOf(c),
         label: `${v.name} minus ${sc.control}: ${pp(c.delta)}`,
-      })}</td><td><span class="badge ${toneOf(c)}" data-metric="verdict" data-variant="${v.name}" title="${c.verdict}">${VERDICT_WORDS[c.verdict]}</span>${c.reason === undefined ? "" : html`<br><span class="ci" data-metric="reason" data-variant="${v.name}">${c.reason}</span>`}</td>`
+      })}</td><td><span class="badge ${toneOf(c)}" data-metric="verdict" data-variant="${v.name}" title="${c.verdict}">${VERDICT_WORDS[c.verdict]}</span>${c.reason === undefined ? "" : html`<br><span class="why" data-metric="reason" data-variant="${v.name}">${c.reason}</span>`}</td>`
     : html`<td class="n neutral">${isControl ? "control" : "–"}</td><td class="chart"></td><td></td>`;
   const costCi =
     v.costCILo !== undefined && v.costCIHi !== undefined
