@@ -64,11 +64,15 @@ export async function readableCacheDir(env: Env = process.env): Promise<string |
 export function defaultCacheDir(env: Env = process.env): string | null {
   const uid = process.getuid?.();
   const home = homeCacheDir(env);
-  if (uid !== undefined && home) {
+  const paths = home === null ? null : chain(home);
+  // Nothing is made in a home that fails the walk already (HOME=/tmp/...): only missing directories
+  // may follow the first one that is not there yet.
+  const usable = (st: FileStat | null, i: number) =>
+    st === null || dirOk(st, uid ?? -1, i === (paths?.length ?? 0) - 1);
+  if (uid !== undefined && home && paths?.every((p, i) => usable(statFileSync(p), i))) {
     try {
       fs().mkdirSync(home, { recursive: true, mode: 0o700 });
-      const paths = chain(home);
-      if (paths?.every((p, i) => dirOk(statFileSync(p), uid, i === paths.length - 1))) return home;
+      if (paths.every((p, i) => dirOk(statFileSync(p), uid, i === paths.length - 1))) return home;
     } catch {
       // a home we cannot write to: the temp dir instead
     }

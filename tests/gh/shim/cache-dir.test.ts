@@ -2,7 +2,7 @@
 // (lib/gh/shim/cache-dir.ts): the home cache only when no one but us and root can change any
 // directory on its path, the temp one only when lstat shows our own private directory.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FileStat } from "../../../lib/core/runtime.ts";
@@ -148,9 +148,14 @@ describe("the cache a replay reads and the one it writes", () => {
     mkdirSync(env.HOME);
     mkdirSync(env.TMPDIR);
     const temp = join(dir.path, "tmp", `proctor-${process.getuid?.()}`, "cassette-index");
-    expect({ written: defaultCacheDir(env), read: await readableCacheDir(env) }).toEqual({
+    expect({
+      written: defaultCacheDir(env),
+      read: await readableCacheDir(env),
+      madeInHome: readdirSync(env.HOME),
+    }).toEqual({
       written: temp,
       read: temp,
+      madeInHome: [],
     });
   });
 
