@@ -111,6 +111,7 @@ describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
     expect(["| fixer |", "pass@1", "insufficient"].map((s) => md.includes(s))).toEqual([true, true, true]);
   });
 
+  // Three trials per task (k = 3): pass@3, pass^3 and the task CI say something pass@1 does not.
   test("one full rendering with our columns", () => {
     expect(renderMarkdown(sc)).toMatchInlineSnapshot(`
       "# Eval scorecard: fixture
@@ -133,6 +134,12 @@ describe("TestSuiteEndToEnd (originals.md §7.6)", () => {
       Insufficient evidence (no verdict):
 
       - \`fixer\`: only 1 paired task: the exact test cannot reach significance at 5% on fewer than 6 (the smallest p 1 paired task can give is 1.000)
+
+      ## Per task (passed/scored trials)
+
+      | Task | control | fixer |
+      |---|---|---|
+      | fix-bug | 0/3 | 3/3 |
 
       ## Why trials did not pass (most common first)
 
@@ -316,7 +323,7 @@ describe("infrastructure failures", () => {
 
   test("the Markdown has an infra column and lists them apart", () => {
     const md = renderMarkdown(sc);
-    expect(md.slice(md.indexOf("## Infrastructure"), md.indexOf("## Why"))).toEqual(
+    expect(md.slice(md.indexOf("## Infrastructure"), md.indexOf("## Per task"))).toEqual(
       [
         "## Infrastructure failures (not scored)",
         "",

@@ -69,15 +69,16 @@ export function renderGatedMarkdown(sc: Scorecard): string {
   if (judge?.rubrics?.length)
     out += `\nJudge: ${mdCode(judge.model ?? "")}, rubrics: ${judge.rubrics.map(mdCode).join(", ")}\n`;
   const k = Math.max(sc.k ?? 0, 1);
-  out += `\n| Variant | Trials | pass@1 (95% CI) | pass@${k} | pass^${k} | Cost/task | Wall p50 | Wall p95 | Tool calls | Tool errors | Errors |\n`;
-  out += `|${"---|".repeat(11)}\n`;
+  // At k = 1 pass@1 and pass^1 would repeat the pass@1 column: the original's two columns go.
+  const atK = k > 1 ? ` pass@${k} | pass^${k} |` : "";
+  out += `\n| Variant | Trials | pass@1 (95% CI) |${atK} Cost/task | Wall p50 | Wall p95 | Tool calls | Tool errors | Errors |\n`;
+  out += `|${"---|".repeat(k > 1 ? 11 : 9)}\n`;
   for (const v of sc.variants)
     out += `| ${[
       mdCell(v.name),
       `${v.trials}`,
       `${pct(v.pass1)}% (${pct(v.pass1CILo)}-${pct(v.pass1CIHi)})`,
-      `${pct(v.passAtK ?? 0)}%`,
-      `${pct(v.passHatK ?? 0)}%`,
+      ...(k > 1 ? [`${pct(v.passAtK ?? 0)}%`, `${pct(v.passHatK ?? 0)}%`] : []),
       measured(v, "cost") ? `$${goFixed(v.costPerTaskUSD, 4)}` : NOT_MEASURED,
       `${secs(v.wallP50Ms)}s`,
       `${secs(v.wallP95Ms)}s`,

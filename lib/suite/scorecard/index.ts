@@ -18,21 +18,22 @@ import { evidenceFields, failureReasonsMarkdown } from "./evidence.ts";
 import { renderGatedMarkdown } from "./gated.ts";
 import { type GradingScope, gradingFields, gradingScope } from "./grading.ts";
 import { withHeadline } from "./headline.ts";
-import { renderMarkdown as renderPlainMarkdown } from "./markdown.ts";
+import { renderMarkdown as renderPlainMarkdown, taskTable } from "./markdown.ts";
 import { compareArms } from "./paired.ts";
 import type { Scorecard, SkippedTask, Trial, VariantScore } from "./schema.ts";
 import type { SequentialOptions } from "./sequential.ts";
 
 /**
  * The Markdown scorecard: the newer original's layout when it carries a gate, else the original's;
- * the headline decision under the title, each variant's most common failure reasons at the end.
+ * the headline decision under the title, then at the end the per-task table and each variant's most
+ * common failure reasons.
  */
 export function renderMarkdown(sc: Scorecard): string {
   const body = sc.gate === undefined ? renderPlainMarkdown(sc) : renderGatedMarkdown(sc);
   // A scorecard the original wrote has no headline: it renders as the original did.
   if (sc.headline === undefined) return body + failureReasonsMarkdown(sc);
   const title = body.indexOf("\n\n") + 2;
-  return `${body.slice(0, title)}${mdCell(sc.headline.text)}\n\n${body.slice(title)}${failureReasonsMarkdown(sc)}`;
+  return `${body.slice(0, title)}${mdCell(sc.headline.text)}\n\n${body.slice(title)}${taskTable(sc)}${failureReasonsMarkdown(sc)}`;
 }
 export {
   Comparison,

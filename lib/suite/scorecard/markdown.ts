@@ -20,20 +20,43 @@ interface Extra {
   cell: (v: VariantScore) => string;
 }
 
+/** True when no variant ran a task more than once (repeats: 1): resampling trials is resampling tasks. */
+export function oneTrialPerTask(sc: Scorecard): boolean {
+  if (!sc.trials) return false;
+  const seen = new Set<string>();
+  for (const t of sc.trials) {
+    const key = JSON.stringify([t.variant, t.task]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
 function extras(sc: Scorecard): Extra[] {
   const k = sc.k ?? sc.variants.find((v) => v.k !== undefined)?.k;
   const at = k === undefined ? "k" : String(k);
+  // At k = 1 pass@1 and pass^1 are pass@1 again, and with one trial per task the task-resampled
+  // interval is the pass@1 interval: columns that would only repeat one are left out.
+  const once = oneTrialPerTask(sc);
   const columns: Extra[] = [
     {
       header: "Mean turns",
       has: (v) => v.meanTurns !== undefined,
       cell: (v) => (v.meanTurns === undefined ? NOT_MEASURED : goFixed(v.meanTurns, 1)),
     },
-    { header: `pass@${at}`, has: (v) => v.passAtK !== undefined, cell: (v) => `${pct(v.passAtK!)}%` },
-    { header: `pass^${at}`, has: (v) => v.passHatK !== undefined, cell: (v) => `${pct(v.passHatK!)}%` },
+    {
+      header: `pass@${at}`,
+      has: (v) => v.passAtK !== undefined && k !== 1,
+      cell: (v) => `${pct(v.passAtK!)}%`,
+    },
+    {
+      header: `pass^${at}`,
+      has: (v) => v.passHatK !== undefined && k !== 1,
+      cell: (v) => `${pct(v.passHatK!)}%`,
+    },
     {
       header: "pass@1 (task CI)",
-      has: (v) => v.pass1TaskCILo !== undefined && v.pass1TaskCIHi !== undefined,
+      has: (v) => v.pass1TaskCILo !== undefined && v.pass1TaskCIHi !== undefined && !once,
       cell: (v) => `${pct(v.pass1TaskCILo!)}-${pct(v.pass1TaskCIHi!)}%`,
     },
     {
@@ -123,6 +146,38 @@ export function renderMarkdown(sc: Scorecard): string {
     out += insufficientList(comparisons);
   }
   return out + infraList(sc) + setupList(sc) + tamperedList(sc) + skippedList(sc);
+}
+
+/**
+ * Our per-task table: a row per task, a column per variant, each cell the trials that passed of those
+ * scored (`2/3`), infrastructure failures counted beside (`1/2 +1 infra`), `-` where the variant ran
+ * none ("" without trials). It says which tasks a pass rate is made of, as the report's matrix does.
+ */
+export function taskTable(sc: Scorecard): string {
+  const trials = sc.trials ?? [];
+  if (trials.length === 0) return "";
+  const names = sc.variants.map((v) => v.name);
+  const tasks = [...new Set(trials.map((t) => t.task))];
+  const cells = new Map<string, { passed: number; scored: number; infra: number }>();
+  for (const t of trials) {
+    const key = JSON.stringify([t.task, t.variant]);
+    const c = cells.get(key) ?? { passed: 0, scored: 0, infra: 0 };
+    if (t.infra !== undefined) c.infra++;
+    else {
+      c.scored++;
+      if (t.pass) c.passed++;
+    }
+    cells.set(key, c);
+  }
+  const cell = (task: string, variant: string) => {
+    const c = cells.get(JSON.stringify([task, variant]));
+    if (!c) return "-";
+    return `${c.passed}/${c.scored}${c.infra > 0 ? ` +${c.infra} infra` : ""}`;
+  };
+  let out = "\n## Per task (passed/scored trials)\n\n";
+  out += row(["Task", ...names.map(mdCell)]) + rule(names.length + 1);
+  for (const task of tasks) out += row([mdCell(task), ...names.map((v) => cell(task, v))]);
+  return out;
 }
 
 /** Our list of trials whose task setup failed, each scored as a fail ("" when none). */

@@ -90,6 +90,17 @@ const SHIP_LINE = "- non-inferior on 2 tasks: pass rate +0.0 pp (95% CI +0.0 to 
 const HOLD_LINE = "- insufficient evidence to ship: only 2 non-flaky tasks; a ship needs at least 6";
 const HEADLINE =
   "Decision: BLOCK (release gate) — codex@0.60.0/gpt-5/anthropic vs claude@2.1.312/sonnet/anthropic: 1 tasks regressed (max 0) (also: claude@2.1.312/sonnet/bedrock hold, gemini@0.13.0/gemini-2.5-pro/anthropic hold). Why both: the verdict on the mean pass rate is insufficient, but the gate also blocks on single regressed tasks, limits and evidence.";
+/** Ours, issue 26: which tasks each pass rate is made of. */
+const TASKS = [
+  "## Per task (passed/scored trials)",
+  "",
+  "| Task | claude@2.1.312/sonnet/anthropic | claude@2.1.312/sonnet/bedrock | codex@0.60.0/gpt-5/anthropic | gemini@0.13.0/gemini-2.5-pro/anthropic |",
+  "|---|---|---|---|---|",
+  "| fix | 3/3 | 3/3 | 3/3 | 3/3 |",
+  "| flag | 3/3 | 3/3 | 0/3 | 3/3 |",
+  "| rename | 2/3 | 2/3 | 3/3 | 3/3 |",
+  "",
+].join("\n");
 const REASONS = [
   "## Why trials did not pass (most common first)",
   "",
@@ -102,7 +113,7 @@ const REASONS = [
 /**
  * The golden's lines ours change: [original, ours]. The exact test needs 6 tasks for any verdict and
  * the gate 6 for a ship (3 tasks here, 2 of them not flaky); the headline leads the Markdown and the
- * terminal table; each variant's failure reasons close the Markdown.
+ * terminal table; the per-task table and each variant's failure reasons close the Markdown.
  */
 const STRICTER: [string, string][] = [
   ["# Eval scorecard: matrix-fixture\n\n", `# Eval scorecard: matrix-fixture\n\n${HEADLINE}\n\n`],
@@ -134,7 +145,10 @@ const STRICTER: [string, string][] = [
     "- pass rate CI lower bound -100.0 pp is below the -10.0 pp margin; inconclusive\n- 1 tasks regressed (max 0)\n- cost_usd up +75% (CI +75% to +75%), limit +25%\n",
     `- 1 tasks regressed (max 0)\n- cost_usd up +75% (CI +75% to +75%), limit +25%\n${HOLD_LINE}\n`,
   ],
-  ["\n<!-- terminal table -->\n```\n", `\n${REASONS}\n\n<!-- terminal table -->\n\`\`\`\n${HEADLINE}\n\n`],
+  [
+    "\n<!-- terminal table -->\n```\n",
+    `\n${TASKS}\n${REASONS}\n\n<!-- terminal table -->\n\`\`\`\n${HEADLINE}\n\n`,
+  ],
   ["   13.0  ship\ncodex", "   13.0  hold\ncodex"],
   ["   13.0  ship\ngate", "   13.0  hold\ngate"],
 ];

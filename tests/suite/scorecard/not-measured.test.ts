@@ -48,7 +48,8 @@ describe("not measured is shown as not measured", () => {
       json: plain.variants.map((v) => [v.name, v.costPerTaskUSD, v.unreported ?? null]),
       plain: ["| claude |", "| codex |", "| gemini |"].map((r) => row(outputs.markdown, r).split(" | ")[3]),
       turns: row(outputs.markdown, "| gemini |").split(" | ")[8],
-      gated: ["| claude |", "| codex |", "| gemini |"].map((r) => row(outputs.gated, r).split(" | ")[5]),
+      // One trial per task (k = 1): no pass@1/pass^1 columns repeating pass@1, so Cost/task is the 4th.
+      gated: ["| claude |", "| codex |", "| gemini |"].map((r) => row(outputs.gated, r).split(" | ")[3]),
       metric: row(outputs.gated.slice(outputs.gated.indexOf("## gemini vs claude")), "| cost_usd |"),
       table: ["claude ", "codex ", "gemini "].map((r) => row(outputs.table, r).split(/\s+/)[4]),
       html: (outputs.html.match(/data-metric="costPerTaskUSD"[^>]*>[^<]*/g) ?? []).map(

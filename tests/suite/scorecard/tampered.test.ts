@@ -144,7 +144,7 @@ describe("the Markdown names every tampered trial with its paths, and the skippe
           .at(-1)!
           .replace(" |", "");
       expect({
-        tail: md.slice(md.indexOf("\n## Tampered"), md.indexOf("\n## Why trials")),
+        tail: md.slice(md.indexOf("\n## Tampered"), md.indexOf("\n## Per task")),
         last: [lastCell("| Variant | Trials"), lastCell("| agent | 2 |")],
       }).toEqual({ tail: TAMPERED_MD, last: row.last });
     });
