@@ -48,6 +48,10 @@ export const ARGS = {
   },
   lint: {
     case: { type: "positional", description: "case directory (or its case.json)", required: true },
+    "scripts-root": {
+      type: "string",
+      description: "the --scripts-root run-eval is given: repo_scripts may name any file under DIR",
+    },
     json,
   },
   "lint-issue": { file: { type: "positional", required: false, description: "issue body (default: stdin)" } },
@@ -98,15 +102,30 @@ export async function gradeCmd(args: Args<"grade">): Promise<number> {
   return result.passed ? 0 : 1;
 }
 
-/** `grade lint CASE`: exit 0 clean, 1 findings. */
+/**
+ * `grade lint CASE`: exit 0 clean, 1 findings. What run-eval refuses the case for is a `✗` line, an
+ * authoring rule it does not hold a case to a `⚠` line, and the last line counts each.
+ */
 export function lintCmd(args: Args<"lint">): number {
-  const report = lintCase(basename(args.case) === "case.json" ? dirname(args.case) : args.case);
+  const dir = basename(args.case) === "case.json" ? dirname(args.case) : args.case;
+  const report = lintCase(
+    dir,
+    args["scripts-root"] !== undefined ? { scriptsRoot: args["scripts-root"] } : {},
+  );
   if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
-    for (const f of report.findings) process.stdout.write(`✗ ${findingLine(f)}\n`);
+    for (const f of report.findings)
+      process.stdout.write(
+        f.runEval === "refuses"
+          ? `✗ ${findingLine(f)}\n`
+          : `⚠ ${findingLine(f)} (an authoring rule: run-eval runs the case)\n`,
+      );
     const n = report.findings.length;
+    const refused = report.findings.filter((f) => f.runEval === "refuses").length;
     process.stdout.write(
-      n ? `✗ lint failed: ${n} finding(s) in ${report.file}\n` : `✓ lint passed: ${report.file}\n`,
+      n
+        ? `✗ lint failed: ${n} finding(s) in ${report.file}: ${refused} run-eval refuses the case for, ${n - refused} authoring rule(s)\n`
+        : `✓ lint passed: ${report.file}\n`,
     );
   }
   return report.ok ? 0 : 1;

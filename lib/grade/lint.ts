@@ -2,7 +2,8 @@
 // name the file, the field path and what was expected. The zod schema in lib/grade/case.ts does the
 // typing; this adds the rules no schema can say: name and skill against the directory, unique labels,
 // OUT paths, allowlisted shell shapes, an expectation per gh-calls, and one assertion that expects failure.
-import { basename, dirname } from "node:path";
+import { statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type { z } from "zod";
 import { pyRepr } from "../compat/py/repr.ts";
 import { isPyDict, PyFloat, pyInt } from "../compat/py/value.ts";
@@ -12,6 +13,7 @@ import { CASE_TOOLS, Case, IDD_TOOLS, readCaseJson } from "./case.ts";
 import { generalProblem } from "./general.ts";
 import { shellShapeProblem } from "./idd.ts";
 import { OUT_PATH_RE } from "./out.ts";
+import { repoScriptAllowed, repoScriptsWanted } from "./repo-scripts.ts";
 import type { LintFinding, LintReport } from "./result.ts";
 
 type Path = (string | number)[];
@@ -142,19 +144,47 @@ function isIddTool(tool: unknown): boolean {
  * failure). Throws ConfigError when case.json cannot be read.
  */
 export function assertionFindings(dir: string): LintFinding[] {
-  return lintCase(dir).findings.filter(
-    (f) => /^grade\[\d+\]/.test(f.path) && !/^grade\[\d+\]\.label$/.test(f.path),
-  );
+  return lintCase(dir).findings.filter((f) => f.runEval === "refuses" && /^grade\[\d+\]/.test(f.path));
+}
+
+/**
+ * Whether run-eval refuses a case for a finding at `path` (the one list of what a case needs: its
+ * grade assertions, repo_scripts, version, a grade list; and subject.sh, added as such), or runs it anyway: the
+ * authoring rules (name and skill against the folders, labels, one assertion that expects failure,
+ * keys run-eval does not read).
+ */
+function refusedAt(path: string): LintFinding["runEval"] {
+  if (/^grade\[\d+\]\.label$/.test(path)) return "runs";
+  return /^(grade(\[|$)|repo_scripts|version$)/.test(path) ? "refuses" : "runs";
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** What `grade lint` is told of the run: the --scripts-root run-eval will be given, if any. */
+export interface LintOptions {
+  scriptsRoot?: string;
 }
 
 /** Lints the case in `dir`; throws ConfigError when it cannot be read as a JSON object. */
-export function lintCase(dir: string): LintReport {
+export function lintCase(dir: string, opts: LintOptions = {}): LintReport {
   const { path: file, dir: abs, data } = readCaseJson(dir);
   const findings: LintFinding[] = [];
   // `unlessFound`: a rule that repeats what the schema already said about the field adds nothing
-  const add = (path: readonly PropertyKey[], message: string, unlessFound = false) => {
+  const add = (
+    path: readonly PropertyKey[],
+    message: string,
+    unlessFound = false,
+    runEval?: LintFinding["runEval"],
+  ) => {
     const at = formatPath(path);
-    if (!unlessFound || !findings.some((f) => f.path === at)) findings.push({ file, path: at, message });
+    if (!unlessFound || !findings.some((f) => f.path === at))
+      findings.push({ file, path: at, message, runEval: runEval ?? refusedAt(at) });
   };
   const floats: Path[] = [];
   const plain = unfloat(data, [], floats) as Record<string, unknown>;
@@ -206,8 +236,18 @@ export function lintCase(dir: string): LintReport {
     add(
       ["grade"],
       "expected at least one assertion with expect_exit != 0 (a case that can only pass is not an eval)",
+      false,
+      "runs",
     );
   }
+  // What run-eval needs beside case.json: the subject it runs, and repo_scripts entries of the rule
+  // it holds them to (lib/grade/repo-scripts.ts; the files are checked against the repository then).
+  if (!isFile(join(abs, "subject.sh")))
+    add([], "expected subject.sh beside case.json (the subject run-eval runs)", false, "refuses");
+  if (Array.isArray(plain.repo_scripts))
+    for (const [i, entry] of plain.repo_scripts.entries())
+      if (typeof entry === "string" && !repoScriptAllowed(entry, opts.scriptsRoot))
+        add(["repo_scripts", i], `expected ${repoScriptsWanted(opts.scriptsRoot)}, got ${pyRepr(entry)}`);
   return { version: 1, file, ok: findings.length === 0, findings };
 }
 

@@ -38,6 +38,9 @@ export const LintFinding = z
     file: z.string(),
     path: z.string().describe('the field, e.g. "grade[2].expect_exit"; "" for the whole case'),
     message: z.string().describe("what was expected"),
+    runEval: z
+      .enum(["refuses", "runs"])
+      .describe("whether run-eval refuses the case for it, or runs it anyway (an authoring rule)"),
   })
   .strict();
 export type LintFinding = z.infer<typeof LintFinding>;

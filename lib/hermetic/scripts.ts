@@ -7,42 +7,18 @@
 // link. Valid entries are copied flat (by their names) into EVAL_SCRIPTS_DIR, read through
 // lib/core/confined.ts, so the subject never reaches the checkout. A refusal ends with the rule.
 import { closeSync, fstatSync, readSync, writeFileSync } from "node:fs";
-import { basename, join, posix } from "node:path";
+import { basename, join } from "node:path";
 import { pyRepr } from "../compat/py/repr.ts";
 import { isPyDict } from "../compat/py/value.ts";
 import { openConfined } from "../core/confined.ts";
 import { resolveInside } from "../core/fsx.ts";
+import { REPO_SCRIPT_RE, repoScriptAllowed, repoScriptsRule } from "../grade/repo-scripts.ts";
 
-/** The only shape an entry may take by default (run_eval.sh's re.fullmatch pattern). */
-export const REPO_SCRIPT_RE = /^src\/shared\/scripts\/[a-z0-9]+(?:-[a-z0-9]+)*[.]py$/;
+/** The rule itself is the case format's (lib/grade/repo-scripts.ts), shared with `grade lint`. */
+export { REPO_SCRIPT_RE, repoScriptsRule };
 
 /** Valid: the entries to copy (relative to the repository). Invalid: the detail lines run_eval.sh printed. */
 export type RepoScriptsCheck = { ok: true; sources: string[] } | { ok: false; problems: string[] };
-
-/** The rule a refusal ends with, for the default or a --scripts-root. */
-export function repoScriptsRule(scriptsRoot?: string): string {
-  return scriptsRoot === undefined
-    ? "  an entry is src/shared/scripts/<name>.py (<name>: lowercase letters and digits, words joined by -), a regular file reached through no link; run-eval --scripts-root DIR takes any file under DIR of --repo instead"
-    : `  an entry is a path under ${rootShown(scriptsRoot)} of the repository (--scripts-root) without "..", a regular file reached through no link; each name once (they are copied flat)`;
-}
-
-const rootShown = (root: string) => (normalRoot(root) === "" ? "the root" : `${normalRoot(root)}/`);
-
-/** `./tools/` -> `tools`, `.` -> "". */
-function normalRoot(root: string): string {
-  const n = posix.normalize(root.replaceAll("\\", "/")).replace(/\/+$/, "");
-  return n === "." ? "" : n;
-}
-
-/** Whether `entry` may be named under `scriptsRoot` (undefined: run_eval.sh's pattern). */
-function allowed(entry: string, scriptsRoot: string | undefined): boolean {
-  if (scriptsRoot === undefined) return REPO_SCRIPT_RE.test(entry);
-  if (entry === "" || entry.startsWith("/") || entry.includes("\\")) return false;
-  const parts = entry.split("/");
-  if (parts.some((p) => p === "" || p === "." || p === "..")) return false;
-  const root = normalRoot(scriptsRoot);
-  return root === "" || entry.startsWith(`${root}/`);
-}
 
 /**
  * Checks `case.repo_scripts` against `repoRoot`. `data` is the parsed case.json (anything): a case that
@@ -56,7 +32,7 @@ export function checkRepoScripts(data: unknown, repoRoot: string, scriptsRoot?: 
   const sources: string[] = [];
   const names = new Map<string, string>();
   for (const entry of entries) {
-    if (typeof entry !== "string" || !allowed(entry, scriptsRoot)) {
+    if (typeof entry !== "string" || !repoScriptAllowed(entry, scriptsRoot)) {
       problems.push(`  repo_scripts entry not allowed: ${pyRepr(entry)}`);
       continue;
     }

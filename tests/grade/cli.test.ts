@@ -2,7 +2,7 @@
 // (reference 7.1 T8, T9, T14, T21; 7.5 cases), unusable cases, `grade lint`, the rule-pack runners,
 // --json, and never a stack trace.
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GradeResult, LintReport } from "../../lib/grade/result.ts";
 import { FIXTURES, hasStack, REPO, runGradeCli, writeCase } from "../support/grade.ts";
@@ -180,12 +180,14 @@ describe("grade lint", () => {
     });
     const file = join(caseDir, "case.json");
     const parent = tmp.path.split("/").at(-1);
+    writeFileSync(join(caseDir, "subject.sh"), "#!/usr/bin/env bash\n");
+    // ✗ what run-eval refuses the case for, ⚠ an authoring rule it does not hold a case to (issue 26).
     expect(await runGradeCli(["lint", caseDir])).toEqual({
       stdout: [
         `✗ ${file}: grade[0].expect_exit: expected an integer, got '1'`,
-        `✗ ${file}: name: expected "${parent}/case" (<parent dir>/<dir>), got "x/case"`,
+        `⚠ ${file}: name: expected "${parent}/case" (<parent dir>/<dir>), got "x/case" (an authoring rule: run-eval runs the case)`,
         `✗ ${file}: grade[0].file: expected OUT paths matching OUT/[A-Za-z0-9._/-]+ without "..", got 'OUT/../a'`,
-        `✗ lint failed: 3 finding(s) in ${file}`,
+        `✗ lint failed: 3 finding(s) in ${file}: 2 run-eval refuses the case for, 1 authoring rule(s)`,
         "",
       ].join("\n"),
       stderr: "",
@@ -198,6 +200,7 @@ describe("grade lint", () => {
     const dir = join(tmp.path, "issue-resolver", "gh-call-counter");
     mkdirSync(dir, { recursive: true });
     copyFileSync(join(FIXTURES, "gh-call-counter", "case", "case.json"), join(dir, "case.json"));
+    writeFileSync(join(dir, "subject.sh"), "#!/usr/bin/env bash\n");
     const text = await runGradeCli(["lint", dir]);
     const json = await runGradeCli(["lint", dir, "--json"]);
     expect([text, LintReport.parse(JSON.parse(json.stdout)), json.exitCode]).toEqual([

@@ -25,6 +25,7 @@ function lint(root: string, edit: (c: typeof GOOD & Record<string, unknown>) => 
   mkdirSync(dir, { recursive: true });
   const data = edit(structuredClone(GOOD));
   writeFileSync(join(dir, "case.json"), typeof data === "string" ? data : JSON.stringify(data));
+  writeFileSync(join(dir, "subject.sh"), "#!/usr/bin/env bash\n");
   const report = lintCase(dir);
   return { ok: report.ok, findings: report.findings.map((f) => `${f.path}: ${f.message}`) };
 }
@@ -272,5 +273,70 @@ test("formatPath and findingLine", () => {
     formatPath(["grade", 0, "expect_by_command", "issue view"]),
     formatPath([]),
   ]).toEqual(["grade[2].expect_exit", 'grade[0].expect_by_command["issue view"]', ""]);
-  expect(findingLine({ file: "/c/case.json", path: "name", message: "m" })).toEqual("/c/case.json: name: m");
+  expect(findingLine({ file: "/c/case.json", path: "name", message: "m", runEval: "runs" })).toEqual(
+    "/c/case.json: name: m",
+  );
+});
+
+// issue 26: grade lint and run-eval agree on what a case needs. Each finding says whether run-eval
+// refuses the case for it, and lint checks what run-eval needs beside case.json: subject.sh, and
+// repo_scripts entries of the rule run-eval holds them to (its --scripts-root given as lint's).
+test.each<{
+  name: string;
+  edit: (c: Record<string, unknown>) => unknown;
+  subject: boolean;
+  scriptsRoot: string | undefined;
+  want: string[][];
+}>([
+  {
+    name: "what run-eval refuses, and the authoring rules it does not hold a case to",
+    edit: (c: Record<string, unknown>) => ({
+      ...c,
+      name: "other/name",
+      descripton: "x",
+      repo_scripts: ["tools/check.sh", "src/shared/scripts/gi-gh.py"],
+      grade: [{ tool: "file-exists", file: "OUT/a", colour: 1 }],
+    }),
+    subject: false,
+    scriptsRoot: undefined,
+    want: [
+      ["runs", "grade[0].label: expected a string, got nothing"],
+      ["refuses", "grade[0].colour: unknown field"],
+      ["runs", "descripton: unknown field"],
+      ["runs", 'name: expected "issue-creator/basic" (<parent dir>/<dir>), got "other/name"'],
+      [
+        "runs",
+        "grade: expected at least one assertion with expect_exit != 0 (a case that can only pass is not an eval)",
+      ],
+      ["refuses", ": expected subject.sh beside case.json (the subject run-eval runs)"],
+      [
+        "refuses",
+        "repo_scripts[0]: expected src/shared/scripts/<name>.py (lowercase words joined by -; --scripts-root DIR, as run-eval is given it, takes others), got 'tools/check.sh'",
+      ],
+    ],
+  },
+  {
+    name: "with run-eval's --scripts-root",
+    edit: (c: Record<string, unknown>) => ({
+      ...c,
+      repo_scripts: ["tools/check.sh", "../x.sh", "src/shared/scripts/gi-gh.py"],
+    }),
+    subject: true,
+    scriptsRoot: "tools",
+    want: [
+      ["refuses", `repo_scripts[1]: expected a path under tools/ without "..", got '../x.sh'`],
+      [
+        "refuses",
+        `repo_scripts[2]: expected a path under tools/ without "..", got 'src/shared/scripts/gi-gh.py'`,
+      ],
+    ],
+  },
+])("$name", ({ edit, subject, scriptsRoot, want }) => {
+  using tmp = tempDir("grade-lint-needs");
+  const dir = join(tmp.path, "issue-creator", "basic");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "case.json"), JSON.stringify(edit(structuredClone(GOOD))));
+  if (subject) writeFileSync(join(dir, "subject.sh"), "#!/usr/bin/env bash\n");
+  const report = lintCase(dir, scriptsRoot === undefined ? {} : { scriptsRoot });
+  expect(report.findings.map((f) => [f.runEval, `${f.path}: ${f.message}`])).toEqual(want);
 });
