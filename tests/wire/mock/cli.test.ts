@@ -245,3 +245,30 @@ test("a port in use: exit 1, one line", async () => {
     await new Promise<void>((resolve) => busy.close(() => resolve()));
   }
 });
+
+// issue 26: `--port N` is the way to a URL known in advance (another terminal, a script's env),
+// without reading the one stdout line: the mock serves there and says so.
+test("--port N: the URL is http://127.0.0.1:N, and it answers there", async () => {
+  using tmp = tempDir("mock-model-port");
+  writeFileSync(join(tmp.path, "r.yaml"), "version: 1\nconversations: [{replies: [{text: hi}]}]\n");
+  // A free port: bound by the kernel (port 0), read, released, then given to the mock.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const mock = await serveMockCli(["--replies", join(tmp.path, "r.yaml"), "--port", String(port)]);
+  const reply = await post(`http://127.0.0.1:${port}/v1/messages`, {
+    model: "m",
+    max_tokens: 8,
+    messages: USER,
+  });
+  const end = await mock.stop();
+  expect({ url: mock.url, status: reply.status, first: firstOf(reply.body), exitCode: end.exitCode }).toEqual(
+    {
+      url: `http://127.0.0.1:${port}`,
+      status: 200,
+      first: { text: "hi" },
+      exitCode: 0,
+    },
+  );
+});
