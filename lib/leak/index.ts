@@ -15,7 +15,7 @@
 // with escapes (backslash, HTML references, percent), and cut in two across the files of one scan.
 // Compressed git objects are read as the bytes they are, never inflated.
 import { Buffer } from "node:buffer";
-import { constants } from "node:fs";
+import { constants, readSync } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { basename } from "node:path";
 import { sha256 } from "../core/hash.ts";
@@ -127,12 +127,7 @@ type Outcome =
   | { kind: "unreadable" }
   | { kind: "read"; offenders: Offender[]; pieces?: Pieces };
 
-async function scanFile(
-  target: ScanTarget,
-  spec: LeakSpec,
-  needles: Needles,
-  bufs: readonly [Buffer, Buffer],
-): Promise<Outcome> {
+async function scanFile(target: ScanTarget, spec: LeakSpec, needles: Needles, buf: Buffer): Promise<Outcome> {
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -148,22 +143,15 @@ async function scanFile(
     if (!(await fh.stat()).isFile()) return { kind: "special" }; // swapped since the lstat
     const scan = new FileScan(needles, target.shingles !== false);
     const hash = spec.rubricSha256 ? sha256() : undefined;
-    // Two buffers: the next chunk is read (on the runtime's I/O thread) while this one is scanned.
-    const file = fh;
-    const read = (b: Buffer) => file.read(b, 0, b.length, null);
-    let next = read(bufs[0]);
-    for (let k = 1; ; k ^= 1) {
-      const { bytesRead, buffer } = await next;
+    // Read in place, not through the promise API: scanning a chunk already holds the thread for
+    // milliseconds, and a synchronous read costs less CPU than a trip to the I/O threads (5% of the scan).
+    const fd = fh.fd;
+    for (;;) {
+      const bytesRead = readSync(fd, buf, 0, buf.length, null);
       if (bytesRead === 0) break;
-      next = read(k === 1 ? bufs[1] : bufs[0]);
-      const chunk = buffer.subarray(0, bytesRead);
-      try {
-        scan.push(chunk);
-        hash?.update(chunk);
-      } catch (error) {
-        await next.catch(() => undefined); // no read left running into a buffer or a closed file
-        throw error;
-      }
+      const chunk = buf.subarray(0, bytesRead);
+      scan.push(chunk);
+      hash?.update(chunk);
     }
     scan.end();
     const offenders: Offender[] = [];
@@ -200,11 +188,10 @@ export async function findLeaks(
   const keys = needles(spec.canary ?? "", keyTable(spec));
   const chunkBytes = Math.max(1, opts.chunkBytes ?? CHUNK_BYTES);
   const report: LeakReport = { offenders: [], skipped: [] };
-  // two read buffers for every file (one scanned, one being filled): files are scanned one at a time
-  const bufs = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
+  const buf = Buffer.allocUnsafe(chunkBytes); // one read buffer for every file: files are scanned one at a time
   const pieces: (Pieces & { path: string })[] = [];
   for await (const target of files) {
-    const outcome = await scanFile(target, spec, keys, bufs);
+    const outcome = await scanFile(target, spec, keys, buf);
     if (outcome.kind === "special") report.skipped.push(target.path);
     else if (outcome.kind === "unreadable") report.offenders.push({ path: target.path, kind: "unreadable" });
     else {
