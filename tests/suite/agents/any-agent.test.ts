@@ -101,7 +101,7 @@ describe("what a failing setup and a lone variant mean", () => {
         .slice(md.indexOf("| Variant | Trials"))
         .split("\n")
         .slice(0, 3)
-        .concat(md.slice(md.indexOf("\n## Task setup"), md.indexOf("\n## Why")).split("\n")),
+        .concat(md.slice(md.indexOf("\n## Task setup"), md.indexOf("\n## Per task")).split("\n")),
     }).toEqual({
       exitCode: 0,
       comparisons: null,
